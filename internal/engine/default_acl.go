@@ -47,7 +47,7 @@ var defACLWords = map[byte][3]string{
 func builtinACL(kind byte, owner string) map[string]sql.Privilege {
 	switch kind {
 	case 'r':
-		return map[string]sql.Privilege{owner: sql.PrivAll}
+		return map[string]sql.Privilege{owner: sql.PrivTableAll}
 	case 'S':
 		return map[string]sql.Privilege{owner: sql.PrivSelect | sql.PrivUpdate | sql.PrivUsage}
 	case 'f':
@@ -81,18 +81,24 @@ func aclOrder(acl map[string]sql.Privilege) []string {
 // defACLLetters are the privileges p of an object of kind as aclitem
 // letters.
 func defACLLetters(kind byte, p sql.Privilege) string {
+	star := func(x sql.Privilege) string {
+		if p.Options()&x != 0 {
+			return "*"
+		}
+		return ""
+	}
 	switch kind {
 	case 'f':
-		return "X"
+		return "X" + star(sql.PrivExecute)
 	case 'T':
-		return "U"
+		return "U" + star(sql.PrivUsage)
 	case 'n':
 		out := ""
 		if p&sql.PrivUsage != 0 {
-			out += "U"
+			out += "U" + star(sql.PrivUsage)
 		}
 		if p&sql.PrivCreate != 0 {
-			out += "C"
+			out += "C" + star(sql.PrivCreate)
 		}
 		return out
 	}
@@ -136,6 +142,11 @@ func (s *Session) alterDefaultPrivileges(a *sql.AlterDefaultPrivileges) (Result,
 		if g != "" && g != SuperuserName && e.roles[g] == nil {
 			return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", g)
 		}
+	}
+	if err := checkGrantOption(a.Option, a.Revoke, a.Grantees); err != nil {
+		return Result{}, err
+	}
+	for _, g := range a.Grantees {
 		if g == "" && !a.Revoke && a.ObjType != 'f' && a.ObjType != 'T' {
 			// The owner's item comes first in the relations' and schemas'
 			// ACLs here, where PostgreSQL sorts PUBLIC's before it.
@@ -176,11 +187,11 @@ func (e *Engine) changeDefaultACL(k defACLKey, a *sql.AlterDefaultPrivileges) er
 				return pgerr.New(pgerr.FeatureNotSupported, "revoking the owner's own default privileges is not supported").
 					WithHint("an owner holds every privilege on what it owns here")
 			}
-			if next[g] &^= a.Privs; next[g] == 0 {
+			if next[g] = withGrant(true, a.Option, next[g], a.Privs); next[g] == 0 {
 				delete(next, g)
 			}
 		} else {
-			next[g] |= a.Privs
+			next[g] = withGrant(false, a.Option, next[g], a.Privs)
 		}
 	}
 	return e.setDefaultACL(k, next)
@@ -234,7 +245,10 @@ func defACLStatements(k defACLKey, acl map[string]sql.Privilege) string {
 	}
 	for _, r := range aclOrder(acl) {
 		if acl[r] != base[r] {
-			out = append(out, head+" GRANT "+defACLPrivNames(k.kind, acl[r])+" ON "+defACLWords[k.kind][0]+" TO "+grantee(r))
+			out = append(out, head+" GRANT "+defACLPrivNames(k.kind, acl[r].Plain())+" ON "+defACLWords[k.kind][0]+" TO "+grantee(r))
+		}
+		if opts := acl[r].Options(); opts != 0 {
+			out = append(out, head+" GRANT "+defACLPrivNames(k.kind, opts)+" ON "+defACLWords[k.kind][0]+" TO "+grantee(r)+" WITH GRANT OPTION")
 		}
 	}
 	return strings.Join(out, ";\n")
@@ -334,7 +348,7 @@ func (e *Engine) applyDefaultACLs(before defACLSnapshot) error {
 		if before.rels[key] || isTemp(key) {
 			continue
 		}
-		kind, all := byte('r'), sql.PrivAll
+		kind, all := byte('r'), sql.PrivTableAll
 		if e.seqs[key] != nil {
 			kind, all = 'S', sql.PrivSelect|sql.PrivUpdate|sql.PrivUsage
 		}
@@ -353,8 +367,13 @@ func (e *Engine) applyDefaultACLs(before defACLSnapshot) error {
 			if r == owner {
 				continue
 			}
-			if _, err := e.grant(&sql.Grant{Privs: acl[r], Relations: []string{key}, Roles: []string{r}, Sequence: kind == 'S'}); err != nil {
+			if _, err := e.grant(&sql.Grant{Privs: acl[r].Plain(), Relations: []string{key}, Roles: []string{r}, Sequence: kind == 'S'}); err != nil {
 				return err
+			}
+			if opts := acl[r].Options(); opts != 0 {
+				if _, err := e.grant(&sql.Grant{Privs: opts, Option: true, Relations: []string{key}, Roles: []string{r}, Sequence: kind == 'S'}); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -436,6 +455,23 @@ func (e *Engine) applyRoutineDefaultACL(f *sql.Function) error {
 	}
 	if len(added) > 0 {
 		if err := e.setRoutineACL(cur(), list, cur().ACLOptions, &sql.GrantRoutine{Roles: added}); err != nil {
+			return err
+		}
+	}
+	var options []string
+	for _, r := range list {
+		if acl[r].Options() != 0 {
+			options = append(options, r)
+		}
+	}
+	if len(options) > 0 {
+		opts := slices.Clone(cur().ACLOptions)
+		for _, r := range options {
+			if !slices.Contains(opts, r) {
+				opts = append(opts, r)
+			}
+		}
+		if err := e.setRoutineACL(cur(), list, opts, &sql.GrantRoutine{Roles: options, Option: true}); err != nil {
 			return err
 		}
 	}

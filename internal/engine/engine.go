@@ -280,8 +280,10 @@ type Engine struct {
 	// dbACL and dbACLOrder are the database's privileges (database_acl.go).
 	dbACL      map[string]sql.Privilege
 	dbACLOrder []string
-	// typeACLs are the types' privileges (type_acl.go).
-	typeACLs map[string][]string
+	// typeACLs are the types' privileges (type_acl.go), typeOptions the
+	// roles holding their grant option (type_acl_option.go).
+	typeACLs    map[string][]string
+	typeOptions map[string][]string
 	// colGrants are the privileges granted on columns (column_acl.go).
 	colGrants map[string]colACL
 	// deadline is the statement_timeout deadline of the write statement

@@ -13,9 +13,10 @@ import (
 // privileges it may grant to others (sql.Privilege.WithOption), as an
 // aclitem's "*" letters: GRANT … WITH GRANT OPTION gives them with the
 // privileges, REVOKE GRANT OPTION FOR takes the options alone and REVOKE
-// the privileges with their options. Only superusers grant here, as the
-// object's owner, so every item's grantor is the owner and no grant ever
-// depends on another: REVOKE … RESTRICT never finds dependent privileges.
+// the privileges with their options. Superusers and the object's owner
+// (or a member of it) grant here, as the owner, so every item's grantor
+// is the owner and no grant ever depends on another: REVOKE … RESTRICT
+// never finds dependent privileges.
 
 // checkGrantOption refuses a grant option given to PUBLIC (0LP01, as
 // PostgreSQL's "grant options can only be granted to roles").

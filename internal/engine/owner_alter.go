@@ -116,14 +116,19 @@ func (s *Session) mayAlterTable(a *sql.AlterTable) error {
 }
 
 // mayReference checks that the role may reference the columns fk
-// references: it holds the privileges of their table's owner, or
-// REFERENCES on each of them.
+// references: it holds the privileges of their table's owner, REFERENCES
+// on the table, or REFERENCES on each of them.
 func (s *Session) mayReference(fk sql.ForeignKey) error {
 	e := s.e
 	if e.hasPrivsOf(s.role, e.relOwner(fk.RefTable)) {
 		return nil
 	}
 	held := e.heldRoles(s.role)
+	for _, h := range append([]string{""}, held...) {
+		if e.grants[fk.RefTable][h]&sql.PrivReferences != 0 {
+			return nil // REFERENCES on the whole table
+		}
+	}
 	a := e.colGrants[fk.RefTable]
 	for _, name := range fk.RefNames {
 		if a.held(name, held)&sql.PrivReferences == 0 {

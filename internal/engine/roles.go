@@ -385,11 +385,8 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return s.mustBeSuperuser("create role")
 	case *sql.DropRole:
 		return s.mustBeSuperuser("drop role")
-	case *sql.GrantDatabase:
-		if b.Revoke {
-			return s.mustBeSuperuser("revoke privileges")
-		}
-		return s.mustBeSuperuser("grant privileges")
+	case *sql.GrantDatabase, *sql.GrantSchema:
+		return nil // their owners may: checked as they run (grant_holder.go)
 	case *sql.Grant:
 		return nil // the relations' owners may: checked as it runs (grant_option.go)
 	case *sql.CreateTable, *sql.CreateTableAs:

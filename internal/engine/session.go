@@ -811,7 +811,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		if b.Revoke {
 			what = "REVOKE"
 		}
-		return s.ddl(what, func() (Result, error) { return e.grantSchema(b) })
+		return s.ddl(what, func() (Result, error) { return s.grantSchemaAsRole(b) })
 	case *sql.GrantRoutine:
 		what := "GRANT"
 		if b.Revoke {
@@ -820,7 +820,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl(what, func() (Result, error) { return s.grantRoutine(b) })
 	case *sql.GrantDatabase:
 		what := map[bool]string{false: "GRANT", true: "REVOKE"}[b.Revoke]
-		return s.ddl(what, func() (Result, error) { return e.grantDatabase(b) })
+		return s.ddl(what, func() (Result, error) { return s.grantDatabaseAsRole(b) })
 	case *sql.GrantType:
 		what := map[bool]string{false: "GRANT", true: "REVOKE"}[b.Revoke]
 		return s.ddl(what, func() (Result, error) { return s.grantType(b) })

@@ -465,6 +465,12 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		for _, role := range acl {
 			g[role] = uint8(sql.PrivUsage)
 		}
+		for _, role := range e.typeOptions[t.name] {
+			addGrantOption(sc, t.oid, "", role, sql.PrivUsage.WithOption())
+			if t.array != 0 {
+				addGrantOption(sc, t.array, "", role, sql.PrivUsage.WithOption())
+			}
+		}
 		sc.Grants[t.oid] = g
 		if t.array != 0 {
 			sc.Grants[t.array] = g
@@ -502,7 +508,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			if sc.Grants[r.oid] == nil {
 				sc.Grants[r.oid] = map[string]uint8{}
 			}
-			sc.Grants[r.oid][role] |= uint8(sql.PrivAll | sql.PrivUsage | sql.PrivReferences) // a sequence's USAGE too
+			sc.Grants[r.oid][role] |= uint8(sql.PrivTableAll | sql.PrivUsage) // a sequence's USAGE too
 		}
 		if a := e.colGrants[r.key]; a != nil && r.key != "" {
 			if sc.ColGrants == nil {

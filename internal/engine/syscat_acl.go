@@ -10,8 +10,7 @@ import (
 // default privileges), else the owner's item (every privilege) and one
 // per role granted something, PUBLIC's as "=r/owner", in the order of
 // the grants as PostgreSQL keeps them (grant_order.go); GRANT ALL reads
-// as arwdDxt, with REFERENCES and TRIGGER, which the engine does not
-// grant one by one, and a sequence's privileges as rwU.
+// as arwdDxt and a sequence's privileges as rwU.
 func (o *catalogObjects) relACL(rel *catRel) any {
 	g, ok := o.e.grants[rel.key]
 	if !ok || rel.key == "" {
@@ -55,14 +54,9 @@ func aclLetters(p sql.Privilege) string {
 	for _, x := range []struct {
 		p sql.Privilege
 		c byte
-	}{{sql.PrivInsert, 'a'}, {sql.PrivSelect, 'r'}, {sql.PrivUpdate, 'w'}, {sql.PrivDelete, 'd'}, {sql.PrivTruncate, 'D'}, {sql.PrivReferences, 'x'}, {sql.PrivUsage, 'U'}} {
+	}{{sql.PrivInsert, 'a'}, {sql.PrivSelect, 'r'}, {sql.PrivUpdate, 'w'}, {sql.PrivDelete, 'd'}, {sql.PrivTruncate, 'D'}, {sql.PrivReferences, 'x'}, {sql.PrivTrigger, 't'}, {sql.PrivUsage, 'U'}} {
 		if p&x.p != 0 {
 			add(x.c, opts&x.p != 0)
-		}
-		if x.c == 'D' && p.Plain() == sql.PrivAll {
-			// ALL's REFERENCES and TRIGGER, with ALL's grant option.
-			add('x', opts == sql.PrivAll)
-			add('t', opts == sql.PrivAll)
 		}
 	}
 	return string(out)

@@ -23,16 +23,16 @@ func infoTablePrivileges(o *catalogObjects, r *catRows) {
 				grantee = "PUBLIC"
 			}
 			for _, x := range tablePrivilegeNames {
-				if p&x.p == 0 && !(p.Plain() == sql.PrivAll && x.p == 0) {
+				if p&x.p == 0 {
 					continue
 				}
-				grantable := p.Options()&x.p != 0 || x.p == 0 && p.Options() == sql.PrivAll
+				grantable := p.Options()&x.p != 0
 				r.add("grantor", owner, "grantee", grantee, "table_catalog", DatabaseName, "table_schema", rel.schema,
 					"table_name", rel.name, "privilege_type", x.name, "is_grantable", yesNo(grantable),
 					"with_hierarchy", yesNo(x.p == sql.PrivSelect))
 			}
 		}
-		add(owner, sql.PrivAll.WithOption())
+		add(owner, sql.PrivTableAll.WithOption())
 		g := o.e.grants[rel.key]
 		for _, role := range grantees(g, owner) {
 			add(role, g[role])
@@ -54,10 +54,9 @@ func grantees(g map[string]sql.Privilege, owner string) []string {
 }
 
 // tablePrivilegeNames are the privileges on a table as information_schema
-// names them, in PostgreSQL's order; REFERENCES and TRIGGER (p 0) come
-// only with ALL, as the engine grants them.
+// names them, in PostgreSQL's order.
 var tablePrivilegeNames = []struct {
 	p    sql.Privilege
 	name string
 }{{sql.PrivInsert, "INSERT"}, {sql.PrivSelect, "SELECT"}, {sql.PrivUpdate, "UPDATE"}, {sql.PrivDelete, "DELETE"},
-	{sql.PrivTruncate, "TRUNCATE"}, {0, "REFERENCES"}, {0, "TRIGGER"}}
+	{sql.PrivTruncate, "TRUNCATE"}, {sql.PrivReferences, "REFERENCES"}, {sql.PrivTrigger, "TRIGGER"}}

@@ -209,7 +209,7 @@ func infoUsagePrivileges(o *catalogObjects, r *catRows) {
 		owner := o.typeOwnerName(t.name)
 		grantees, _ := o.e.typeACL(t.name)
 		for _, g := range grantees {
-			row(owner, cmp.Or(g, "PUBLIC"), sc, name, "DOMAIN", g == owner)
+			row(owner, cmp.Or(g, "PUBLIC"), sc, name, "DOMAIN", g == owner || slices.Contains(o.e.typeOptions[t.name], g))
 		}
 	}
 	for _, rel := range o.rels {

@@ -79,17 +79,17 @@ func infoColumnPrivileges(o *catalogObjects, r *catRows) {
 				grantee = "PUBLIC"
 			}
 			for _, x := range columnPrivilegeNames {
-				if p&x.p == 0 && !(p.Plain() == sql.PrivAll && x.p == 0) {
+				if p&x.p == 0 {
 					continue
 				}
-				grantable := p.Options()&x.p != 0 || x.p == 0 && p.Options() == sql.PrivAll
+				grantable := p.Options()&x.p != 0
 				for _, c := range rel.cols {
 					r.add("grantor", owner, "grantee", grantee, "table_catalog", DatabaseName, "table_schema", rel.schema,
 						"table_name", rel.name, "column_name", c.name, "privilege_type", x.name, "is_grantable", yesNo(grantable))
 				}
 			}
 		}
-		add(owner, sql.PrivAll.WithOption())
+		add(owner, sql.PrivTableAll.WithOption())
 		g := o.e.grants[rel.key]
 		for _, role := range grantees(g, owner) {
 			add(role, g[role])
@@ -108,9 +108,6 @@ func infoColumnPrivileges(o *catalogObjects, r *catRows) {
 				}
 				for _, x := range columnPrivilegeNames {
 					p := x.p
-					if p == 0 {
-						p = sql.PrivReferences
-					}
 					// A column privilege the table's grant gives alike (with or
 					// without its option) is one row, as PostgreSQL's union.
 					grantable := it.privs.Options()&p != 0
@@ -126,11 +123,11 @@ func infoColumnPrivileges(o *catalogObjects, r *catRows) {
 }
 
 // columnPrivilegeNames are the table privileges that are also a
-// column's; REFERENCES (p 0) comes only with ALL.
+// column's.
 var columnPrivilegeNames = []struct {
 	p    sql.Privilege
 	name string
-}{{sql.PrivInsert, "INSERT"}, {sql.PrivSelect, "SELECT"}, {sql.PrivUpdate, "UPDATE"}, {0, "REFERENCES"}}
+}{{sql.PrivInsert, "INSERT"}, {sql.PrivSelect, "SELECT"}, {sql.PrivUpdate, "UPDATE"}, {sql.PrivReferences, "REFERENCES"}}
 
 // viewDirectDeps are the relations view key reads itself: of the
 // relations it reads, those no other view it reads reads too.

@@ -73,6 +73,7 @@ type catalogImage struct {
 	dbACL        map[string]sql.Privilege
 	dbACLOrder   []string
 	typeACLs     map[string][]string
+	typeOptions  map[string][]string
 	colGrants    map[string]colACL
 	deferKeys    bool
 	nextID       int
@@ -160,7 +161,7 @@ func (e *Engine) takeImage() *catalogImage {
 		inherits: slices.Clone(e.inherits), inheritOnly: cloneSlices(e.inheritOnly), inheritChks: cloneSlices(e.inheritChecks),
 		inheritChild: e.inheritChild, schemas: maps.Clone(e.schemas), indexes: maps.Clone(e.indexes),
 		matIndexes: maps.Clone(e.matIndexes), parts: maps.Clone(e.parts), order: slices.Clone(e.order),
-		deps: cloneSlices(e.deps), notes: maps.Clone(e.notes), roles: maps.Clone(e.roles), grants: cloneNested(e.grants), grantOrder: cloneSlices(e.grantOrder), defACLs: e.defACLs, dbACL: e.dbACL, dbACLOrder: e.dbACLOrder, typeACLs: e.typeACLs, colGrants: maps.Clone(e.colGrants),
+		deps: cloneSlices(e.deps), notes: maps.Clone(e.notes), roles: maps.Clone(e.roles), grants: cloneNested(e.grants), grantOrder: cloneSlices(e.grantOrder), defACLs: e.defACLs, dbACL: e.dbACL, dbACLOrder: e.dbACLOrder, typeACLs: e.typeACLs, typeOptions: e.typeOptions, colGrants: maps.Clone(e.colGrants),
 		deferKeys: e.deferKeys, nextID: e.nextID,
 		shared: maps.Clone(e.shared.m), sharedList: slices.Clone(e.shared.list),
 	}
@@ -217,6 +218,7 @@ func (e *Engine) restoreImage(im *catalogImage) {
 	e.schemas, e.indexes, e.matIndexes, e.parts = im.schemas, im.indexes, im.matIndexes, im.parts
 	e.order, e.deps, e.notes, e.roles, e.grants, e.grantOrder = im.order, im.deps, im.notes, im.roles, im.grants, im.grantOrder
 	e.colGrants, e.defACLs, e.dbACL, e.dbACLOrder, e.typeACLs = im.colGrants, im.defACLs, im.dbACL, im.dbACLOrder, im.typeACLs
+	e.typeOptions = im.typeOptions
 	e.deferKeys, e.nextID = im.deferKeys, im.nextID
 	for _, c := range im.tableCats {
 		t := c.t

@@ -61,6 +61,9 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 			return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", r)
 		}
 	}
+	if err := checkGrantOption(g.Option, g.Revoke, g.Roles); err != nil {
+		return Result{}, err
+	}
 	// Every type is checked before any changes, so that an error
 	// leaves none changed.
 	res := Result{Tag: tag}
@@ -69,6 +72,10 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 		if s.mustBeSuperuser("") != nil && !e.hasPrivsOf(s.userName(), e.typeOwner(name)) {
 			if !e.typeUsable(s.userName(), name) {
 				return Result{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for type %s", e.bareName(name))
+			}
+			if e.typeOptionHeld(s.userName(), name) {
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "%s by a role holding a grant option is not supported", tag).
+					WithHint("the owner of type %s or a superuser grants and revokes its privileges", e.bareName(name))
 			}
 			// A role without the grant option grants nothing, with a
 			// warning, as in PostgreSQL.
@@ -87,16 +94,22 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 	for _, name := range mine {
 		acl, _ := e.typeACL(name)
 		acl = slices.Clone(acl)
+		opts := slices.Clone(e.typeOptions[name])
 		for _, r := range g.Roles {
 			at := slices.Index(acl, r)
 			switch {
+			case g.Revoke && g.Option:
+				opts = slices.DeleteFunc(opts, func(o string) bool { return o == r })
 			case g.Revoke && at >= 0:
 				acl = slices.Delete(acl, at, at+1)
 			case !g.Revoke && at < 0:
 				acl = append(acl, r)
 			}
+			if !g.Revoke && g.Option && !slices.Contains(opts, r) {
+				opts = append(opts, r)
+			}
 		}
-		if err := e.setTypeACL(name, acl); err != nil {
+		if err := e.setTypeACLWith(name, acl, opts); err != nil {
 			return Result{}, err
 		}
 	}
@@ -144,18 +157,27 @@ func builtinArrayName(name string) bool {
 }
 
 // setTypeACL makes acl the ACL of the type name, in the store and in
-// memory.
+// memory; the roles of its grant options that acl keeps keep them.
 func (e *Engine) setTypeACL(name string, acl []string) error {
+	return e.setTypeACLWith(name, acl, e.typeOptions[name])
+}
+
+// setTypeACLWith makes acl the ACL of the type name and opts (those of
+// them in acl) the roles holding its grant option, in the store and in
+// memory.
+func (e *Engine) setTypeACLWith(name string, acl, opts []string) error {
+	opts = slices.DeleteFunc(slices.Clone(opts), func(r string) bool { return !slices.Contains(acl, r) })
 	if e.store != nil {
 		if err := e.store.Drop([]string{typeACLStoreName(name)}); err != nil {
 			return err
 		}
 		if acl != nil {
-			if err := e.store.Create(&StoredRelation{Name: typeACLStoreName(name), Kind: KindTypeACL, SQL: typeACLStatements(name, e.typeOwner(name), acl)}); err != nil {
+			if err := e.store.Create(&StoredRelation{Name: typeACLStoreName(name), Kind: KindTypeACL, SQL: typeACLStatements(name, e.typeOwner(name), acl, opts)}); err != nil {
 				return err
 			}
 		}
 	}
+	e.setTypeOptions(name, opts)
 	next := maps.Clone(e.typeACLs)
 	if acl == nil {
 		delete(next, name)
@@ -171,11 +193,15 @@ func (e *Engine) setTypeACL(name string, acl []string) error {
 
 // typeACLStatements are the statements that make the ACL acl of the
 // type name, owned by owner, from the default.
-func typeACLStatements(name, owner string, acl []string) string {
+func typeACLStatements(name, owner string, acl, opts []string) string {
 	on := " ON TYPE " + quoteKey(name) + " "
 	out := []string{"REVOKE ALL" + on + "FROM PUBLIC", "REVOKE ALL" + on + "FROM " + sql.QuoteIdent(owner)}
 	for _, r := range acl {
-		out = append(out, "GRANT USAGE"+on+"TO "+defACLGrantee(r))
+		stmt := "GRANT USAGE" + on + "TO " + defACLGrantee(r)
+		if slices.Contains(opts, r) {
+			stmt += " WITH GRANT OPTION"
+		}
+		out = append(out, stmt)
 	}
 	return strings.Join(out, ";\n")
 }
@@ -190,6 +216,9 @@ func (e *Engine) typeACLText(name string) any {
 	out := make([]string, len(acl))
 	for i, r := range acl {
 		out[i] = aclRole(r) + "=U/" + owner
+		if slices.Contains(e.typeOptions[name], r) {
+			out[i] = aclRole(r) + "=U*/" + owner
+		}
 	}
 	return out
 }
@@ -339,10 +368,11 @@ func (s *Session) movingTypeACLs(fn func() (Result, error)) func() (Result, erro
 			if !ok || !e.userTypeExists(new) || e.userTypeExists(old) {
 				continue
 			}
+			opts := e.typeOptions[old]
 			if err := e.setTypeACL(old, nil); err != nil {
 				return res, err
 			}
-			if err := e.setTypeACL(new, acl); err != nil {
+			if err := e.setTypeACLWith(new, acl, opts); err != nil {
 				return res, err
 			}
 		}
@@ -380,14 +410,17 @@ func (e *Engine) applyTypeDefaultACL(name string) error {
 	if !differs {
 		return nil
 	}
-	var list []string
+	var list, opts []string
 	for _, r := range aclOrder(acl) {
 		if acl[r]&sql.PrivUsage != 0 {
 			list = append(list, r)
+		}
+		if acl[r].Options()&sql.PrivUsage != 0 {
+			opts = append(opts, r)
 		}
 	}
 	if list == nil {
 		list = []string{}
 	}
-	return e.setTypeACL(name, list)
+	return e.setTypeACLWith(name, list, opts)
 }

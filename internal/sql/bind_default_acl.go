@@ -28,6 +28,9 @@ type AlterDefaultPrivileges struct {
 	// ALL.
 	Privs    Privilege
 	Grantees []string // "" for PUBLIC
+	// Option is WITH GRANT OPTION of a GRANT and GRANT OPTION FOR of a
+	// REVOKE.
+	Option bool
 }
 
 func (*AlterDefaultPrivileges) bound() {}
@@ -41,7 +44,7 @@ var defACLKinds = map[pg_query.ObjectType]struct {
 	privs map[string]Privilege
 }{
 	pg_query.ObjectType_OBJECT_TABLE: {'r', "relation", map[string]Privilege{"select": PrivSelect, "insert": PrivInsert,
-		"update": PrivUpdate, "delete": PrivDelete, "truncate": PrivTruncate, "references": 0, "trigger": 0}},
+		"update": PrivUpdate, "delete": PrivDelete, "truncate": PrivTruncate, "references": PrivReferences, "trigger": PrivTrigger}},
 	pg_query.ObjectType_OBJECT_SEQUENCE: {'S', "sequence", map[string]Privilege{"select": PrivSelect, "update": PrivUpdate, "usage": PrivUsage}},
 	pg_query.ObjectType_OBJECT_FUNCTION: {'f', "function", map[string]Privilege{"execute": PrivExecute}},
 	pg_query.ObjectType_OBJECT_TYPE:     {'T', "type", map[string]Privilege{"usage": PrivUsage}},
@@ -99,19 +102,13 @@ func (b *binder) bindAlterDefaultPrivileges(s *pg_query.AlterDefaultPrivilegesSt
 		switch {
 		case !ok:
 			return nil, pgerr.New("0LP01", "invalid privilege type %s for %s", strings.ToUpper(p.PrivName), kind.word)
-		case bit == 0:
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported", strings.ToUpper(p.PrivName)).
-				WithHint("the privileges are SELECT, INSERT, UPDATE, DELETE, TRUNCATE and ALL")
 		}
 		a.Privs |= bit
 	}
 	if kind.typ == 'n' && a.Schemas != nil {
 		return nil, pgerr.New("0LP01", "cannot use IN SCHEMA clause when using GRANT/REVOKE ON SCHEMAS")
 	}
-	if g.GrantOption {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH GRANT OPTION is not supported").
-			WithHint("only superusers grant privileges")
-	}
+	a.Option = g.GrantOption
 	var err error
 	if a.Grantees, err = b.grantees(g.Grantees, verb); err != nil {
 		return nil, err

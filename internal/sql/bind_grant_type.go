@@ -16,20 +16,19 @@ type GrantType struct {
 	Domain bool
 	Types  []string // the types' keys
 	Roles  []string // "" for PUBLIC
+	// Option is WITH GRANT OPTION of a GRANT and GRANT OPTION FOR of a
+	// REVOKE.
+	Option bool
 }
 
 func (*GrantType) bound() {}
 
 func (b *binder) bindGrantType(s *pg_query.GrantStmt, verb string) (Bound, error) {
-	g := &GrantType{Revoke: !s.IsGrant, Domain: s.Objtype == pg_query.ObjectType_OBJECT_DOMAIN}
+	g := &GrantType{Revoke: !s.IsGrant, Domain: s.Objtype == pg_query.ObjectType_OBJECT_DOMAIN, Option: s.GrantOption}
 	for _, n := range s.Privileges {
 		if p := n.GetAccessPriv(); p.GetPrivName() != "usage" || len(p.Cols) > 0 {
 			return nil, pgerr.New("0LP01", "invalid privilege type %s for type", strings.ToUpper(p.GetPrivName()))
 		}
-	}
-	if s.GrantOption {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH GRANT OPTION is not supported").
-			WithHint("only superusers and a type's owner grant privileges on it")
 	}
 	for _, n := range s.Objects {
 		name, err := b.typeKeyOf(n.GetList().GetItems())

@@ -60,7 +60,7 @@ var privFuncs = map[string]privObject{
 // never (a role's membership in itself is decided apart).
 var privNames = map[privObject]map[string]int{
 	privTable: {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "DELETE": int(PrivDelete),
-		"TRUNCATE": int(PrivTruncate), "REFERENCES": 0, "TRIGGER": 0, "RULE": privNone},
+		"TRUNCATE": int(PrivTruncate), "REFERENCES": int(PrivReferences), "TRIGGER": int(PrivTrigger), "RULE": privNone},
 	privColumn:     {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": int(PrivReferences)},
 	privAnyColumn:  {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": int(PrivReferences)},
 	privSequence:   {"USAGE": int(PrivUsage), "SELECT": int(PrivSelect), "UPDATE": int(PrivUpdate)},

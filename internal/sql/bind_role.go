@@ -22,11 +22,19 @@ const (
 	PrivAll = PrivSelect | PrivInsert | PrivUpdate | PrivDelete | PrivTruncate
 )
 
-// PrivReferences is REFERENCES, granted here on columns only; PrivColumn
+// PrivReferences is REFERENCES, on a table or its columns; PrivColumn
 // the privileges a column has (ALL (a) is those four).
 const (
 	PrivReferences Privilege = 1 << 7
 	PrivColumn               = PrivSelect | PrivInsert | PrivUpdate | PrivReferences
+)
+
+// PrivTrigger is TRIGGER on a table or view: the bit of a schema's
+// CREATE, which a relation never holds. PrivTableAll is ALL on a table,
+// aclitem's arwdDxt.
+const (
+	PrivTrigger  Privilege = 1 << 6
+	PrivTableAll           = PrivAll | PrivReferences | PrivTrigger
 )
 
 // String names the privileges of p, as GRANT spells them.
@@ -35,7 +43,7 @@ func (p Privilege) String() string {
 	for _, x := range []struct {
 		p    Privilege
 		name string
-	}{{PrivSelect, "SELECT"}, {PrivInsert, "INSERT"}, {PrivUpdate, "UPDATE"}, {PrivDelete, "DELETE"}, {PrivTruncate, "TRUNCATE"}, {PrivUsage, "USAGE"}, {PrivReferences, "REFERENCES"}} {
+	}{{PrivSelect, "SELECT"}, {PrivInsert, "INSERT"}, {PrivUpdate, "UPDATE"}, {PrivDelete, "DELETE"}, {PrivTruncate, "TRUNCATE"}, {PrivUsage, "USAGE"}, {PrivReferences, "REFERENCES"}, {PrivTrigger, "TRIGGER"}} {
 		if p&x.p != 0 {
 			names = append(names, x.name)
 		}
@@ -210,7 +218,7 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 	}
 	g := &Grant{Revoke: !s.IsGrant, Sequence: seq, Option: s.GrantOption, Cascade: s.Behavior == pg_query.DropBehavior_DROP_CASCADE}
 	if len(s.Privileges) == 0 {
-		g.Privs, g.All = PrivAll, true
+		g.Privs, g.All = PrivTableAll, true
 		if seq {
 			g.Privs = PrivSelect | PrivUpdate | PrivUsage
 		}
@@ -253,8 +261,7 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 			if seq {
 				return nil, pgerr.New("0LP01", "invalid privilege type %s for sequence", strings.ToUpper(p.PrivName))
 			}
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported", strings.ToUpper(p.PrivName)).
-				WithHint("the privileges are SELECT, INSERT, UPDATE, DELETE, TRUNCATE and ALL")
+			g.Privs |= map[string]Privilege{"references": PrivReferences, "trigger": PrivTrigger}[p.PrivName]
 		default:
 			return nil, pgerr.New("0LP01", "invalid privilege type %s for %s", strings.ToUpper(p.PrivName), what)
 		}

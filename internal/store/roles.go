@@ -112,6 +112,9 @@ func (f *File) Roles() ([]engine.StoredRole, []engine.StoredGrant, error) {
 		if g.Privs, err = parsePrivileges(privs); err != nil {
 			return nil, nil, pgerr.New(codeDataCorrupted, "database file %q: privileges of role %q on %q: %v", f.path, g.Role, g.Relation, err)
 		}
+		if f.version < 12 {
+			g.Privs = olderTableGrant(g.Privs) // a read-only older file
+		}
 		grants = append(grants, g)
 	}
 	if err := rows.Err(); err != nil {
@@ -121,7 +124,7 @@ func (f *File) Roles() ([]engine.StoredRole, []engine.StoredGrant, error) {
 }
 
 // storedPrivileges are the privileges a relation's grant may hold.
-var storedPrivileges = []isql.Privilege{isql.PrivSelect, isql.PrivInsert, isql.PrivUpdate, isql.PrivDelete, isql.PrivTruncate, isql.PrivUsage}
+var storedPrivileges = []isql.Privilege{isql.PrivSelect, isql.PrivInsert, isql.PrivUpdate, isql.PrivDelete, isql.PrivTruncate, isql.PrivReferences, isql.PrivTrigger, isql.PrivUsage}
 
 // formatPrivileges spells p as Privilege.String does, a privilege held
 // with its grant option followed by "*".

@@ -70,8 +70,9 @@ import (
 // CREATE UNLOGGED TABLE, give a column STORAGE, and be followed by an
 // ALTER TABLE ONLY that sets statistics targets, column options and the
 // replica identity, which a deltaview that reads up to version 10 would
-// refuse).
-const FormatVersion = 11
+// refuse), versions 1 to 11 a table's REFERENCES and TRIGGER only within
+// ALL (grants_reftrig.go: the upgrade spells them).
+const FormatVersion = 12
 
 // tsColumn is the column of every stored table that holds the logical
 // time of the commit that wrote the row. A commit that leaves a row it
@@ -348,6 +349,11 @@ func (f *File) upgrade(version int) error {
 			return err
 		}
 	}
+	if version < 12 && version >= 2 {
+		if err := f.spellTableAll(); err != nil {
+			return err
+		}
+	}
 	return f.setVersion()
 }
 
@@ -464,6 +470,9 @@ func (f *File) Catalog() ([]Entry, error) {
 			return nil, f.mapErr("read", err)
 		}
 		e.Kind = engine.RelKind(kind)
+		if e.Kind == engine.KindDefaultACL && f.version < 12 {
+			e.SQL = olderDefaultACL(e.SQL) // a read-only older file
+		}
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
