@@ -41,7 +41,7 @@ type Window struct {
 	// base is fn as planned; when it reads values from an enclosing
 	// query (base.PerPartition), fn is base with them evaluated over the
 	// partition being recomputed.
-	base plan.WinFunc
+	base  plan.WinFunc
 	proto *winAcc // the aggregate the trees' nodes keep (nil: none)
 	elemB int64   // an element's cost beyond its row
 	// gen is an aggregate the nodes do not keep (winGeneric), computed
