@@ -661,8 +661,8 @@ func (g *gen) scalarSub(src string, sc []dcol) string {
 
 // deepSub is a count over a subquery whose outer column sits deeper than
 // its WHERE: one side of a FULL JOIN, a LIMIT and OFFSET, a recursion's
-// anchor and step; "" when src has no integer column for the forms that
-// need one.
+// anchor and step, a window count or frame offset; "" when src has no
+// integer column for the forms that need one.
 func (g *gen) deepSub(src string, sc []dcol, t *dtable, a, corr string) string {
 	qual := src
 	if i := strings.LastIndex(src, " AS "); i >= 0 {
@@ -680,7 +680,27 @@ func (g *gen) deepSub(src string, sc []dcol, t *dtable, a, corr string) string {
 			keys = append(keys, c)
 		}
 	}
-	switch g.intn(3) {
+	switch g.intn(5) {
+	case 3:
+		if len(ints) == 0 || len(keys) == 0 {
+			return ""
+		}
+		// ntile's count read from the outer query: the first bucket's
+		// size is the same whichever order the ties take.
+		return fmt.Sprintf("(SELECT count(*) FROM (SELECT ntile((coalesce(abs(%s) %% 3, 0) + 1)::int) OVER (ORDER BY %s.%s) AS b FROM %s AS %s WHERE %s) AS %s_n WHERE %s_n.b = 1)",
+			pick(g, ints), a, pick(g, keys).name, t.name, a, corr, a, a)
+	case 4:
+		if len(ints) == 0 || len(keys) == 0 {
+			return ""
+		}
+		// A frame offset read from the outer query: the largest frame
+		// counted is the same whichever order the ties take under ROWS.
+		frame := "ROWS"
+		if g.chance(50) {
+			frame = "GROUPS"
+		}
+		return fmt.Sprintf("(SELECT max(s) FROM (SELECT count(*) OVER (ORDER BY %s.%s %s BETWEEN coalesce(abs(%s) %% 3, 1) PRECEDING AND CURRENT ROW) AS s FROM %s AS %s WHERE %s) AS %s_f)",
+			a, pick(g, keys).name, frame, pick(g, ints), t.name, a, corr, a)
 	case 0:
 		if len(keys) == 0 {
 			return ""

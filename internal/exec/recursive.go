@@ -50,8 +50,12 @@ func recursive(n *plan.Recursive, src Source) ([]value.Row, error) {
 	b := budgetOf(src)
 	work := fresh(rows, 0)
 	out := append([]value.Row(nil), work...)
+	stop := newDomainStop(n)
 	for round := 1; len(work) > 0; round++ {
-		if n.StopAfter > 0 && int64(len(out)) >= n.StopAfter {
+		if n.StopAfter > 0 && n.StopPer == 0 && int64(len(out)) >= n.StopAfter {
+			break
+		}
+		if work = stop.next(work); len(work) == 0 {
 			break
 		}
 		if n.MaxIterations > 0 && round > n.MaxIterations {
@@ -69,6 +73,42 @@ func recursive(n *plan.Recursive, src Source) ([]value.Row, error) {
 		out = append(out, work...)
 	}
 	return out, nil
+}
+
+// domainStop counts a decorrelated recursion's rows per domain value
+// (Recursive.StopPer) and takes out of the working table the rows of the
+// values that have StopAfter rows: their recursions have stopped.
+type domainStop struct {
+	n      *plan.Recursive
+	counts map[string]int64
+	buf    []byte
+}
+
+func newDomainStop(n *plan.Recursive) *domainStop {
+	if n.StopAfter <= 0 || n.StopPer <= 0 {
+		return nil
+	}
+	return &domainStop{n: n, counts: map[string]int64{}}
+}
+
+// next counts the rows of the round just produced and returns those of
+// them whose domain value is still short of its rows.
+func (s *domainStop) next(work []value.Row) []value.Row {
+	if s == nil {
+		return work
+	}
+	for _, r := range work {
+		s.buf = value.AppendRowKey(s.buf[:0], r[:s.n.StopPer])
+		s.counts[string(s.buf)]++
+	}
+	out := work[:0:0]
+	for _, r := range work {
+		s.buf = value.AppendRowKey(s.buf[:0], r[:s.n.StopPer])
+		if s.counts[string(s.buf)] < s.n.StopAfter {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // seenRow is where a recursive UNION's row is: its round, and its index
@@ -124,4 +164,47 @@ func stopRecursion(in plan.Node, need int64) plan.Node {
 		}
 	}
 	return in
+}
+
+// stopDomainRecursion returns in, the input of a TopK without order
+// partitioned by the first w columns (a correlated subquery's LIMIT, per
+// domain value), with the recursion it reads told to stop each domain
+// value's rows after need, when only projections that keep the first w
+// columns lie between the two; otherwise in itself.
+func stopDomainRecursion(in plan.Node, need int64, w int) plan.Node {
+	switch n := in.(type) {
+	case *plan.Recursive:
+		c := *n
+		c.StopAfter, c.StopPer = need, w
+		return &c
+	case *plan.Project:
+		if len(n.Exprs) < w {
+			return in
+		}
+		for i, e := range n.Exprs[:w] {
+			if c, ok := e.(*expr.Col); !ok || c.Idx != i {
+				return in
+			}
+		}
+		if r := stopDomainRecursion(n.Input, need, w); r != n.Input {
+			c := *n
+			c.Input = r
+			return &c
+		}
+	}
+	return in
+}
+
+// domainLimit returns the w of a TopK without order partitioned by the
+// first w columns of its input, or 0.
+func domainLimit(n *plan.TopK) int {
+	if len(n.Order) > 0 || len(n.Partition) == 0 {
+		return 0
+	}
+	for i, e := range n.Partition {
+		if c, ok := e.(*expr.Col); !ok || c.Idx != i {
+			return 0
+		}
+	}
+	return len(n.Partition)
 }

@@ -11,7 +11,13 @@ import (
 // of the order, ties broken by the whole row as the maintained operator
 // breaks them.
 func topK(n *plan.TopK, src Source) ([]value.Row, error) {
-	in, err := Run(n.Input, src)
+	input := n.Input
+	if w := domainLimit(n); w > 0 && n.Limit < 1<<62 {
+		// A correlated subquery's LIMIT over a recursion: each outer
+		// value's recursion reads no further than the LIMIT needs.
+		input = stopDomainRecursion(input, n.Offset+n.Limit, w)
+	}
+	in, err := Run(input, src)
 	if err != nil {
 		return nil, err
 	}

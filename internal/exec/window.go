@@ -44,7 +44,7 @@ func windowPartition(n *plan.Window, rows []value.Row) ([]value.Value, error) {
 	f := &n.Func
 	cnt := len(rows)
 	if cnt > 0 && (f.Frame.StartExpr != nil || f.Frame.EndExpr != nil) {
-		fn, err := outerFrame(n.Func, rows[0])
+		fn, err := n.Func.ResolveFrame(rows[0])
 		if err != nil {
 			return nil, err
 		}

@@ -28,6 +28,12 @@ type Recursive struct {
 	// WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM t)
 	// SELECT n FROM t LIMIT 10 ends.
 	StopAfter int64
+	// StopPer, when positive, makes StopAfter count the rows of each
+	// distinct value of the first StopPer columns apart: a correlated
+	// recursion's domain (Decorrelate puts it in front), under a LIMIT per
+	// domain value. Each value's recursion stops on its own, as each
+	// evaluation of the subquery does in PostgreSQL.
+	StopPer int
 }
 
 // RecRef is the recursive reference inside a Recursive's Step: the rows

@@ -178,11 +178,11 @@ type Frame struct {
 	// RangeOffsetType gives (StartOff and EndOff are unused then).
 	StartVal, EndVal value.Value
 	Exclude          FrameExclude
-	// StartExpr and EndExpr, ad hoc only, are a ROWS or GROUPS offset
-	// read from an enclosing query (a correlated subquery's
-	// ROWS BETWEEN t.n PRECEDING …): the same for every row of a
-	// partition, evaluated over its first row (where decorrelation puts
-	// the outer value); StartOff and EndOff are unused then.
+	// StartExpr and EndExpr are an offset read from an enclosing query
+	// (a correlated subquery's ROWS BETWEEN t.n PRECEDING …): the same
+	// for every row of a partition, evaluated over its first row (where
+	// decorrelation puts the outer value) into StartOff and EndOff, or
+	// StartVal and EndVal for RANGE; ResolveOuter does it.
 	StartExpr, EndExpr expr.Expr
 }
 
@@ -266,8 +266,10 @@ type WinFunc struct {
 	Filter expr.Expr
 	Frame  Frame
 	Type   value.Type
-	// NExpr, ad hoc only, is a non-constant ntile, nth_value, lag or lead
-	// argument (N's), over the current row (ntile: the partition's first).
+	// NExpr is a non-constant ntile, nth_value, lag or lead argument
+	// (N's), over the current row (ntile: the partition's first). A view
+	// has one only when it reads nothing but the outer query's columns,
+	// the same over a partition: ResolveOuter evaluates it into N.
 	NExpr expr.Expr
 	// Call, ad hoc only, is an aggregate over the frame that only the
 	// from-scratch evaluation computes (the statistical aggregates, the

@@ -324,12 +324,10 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey
 			return 0, b.refuse(nodeLoc(n, w.Location), "a frame offset must be a constant")
 		}
 		if expr.HasOuter(e) {
-			if !b.forView {
-				outerOff = e // evaluated per partition ad hoc
-				return 0, nil
-			}
-			return 0, b.refuse(nodeLoc(n, w.Location), "a frame offset that reads the outer query's columns is not supported in a view").
-				WithHint("ad-hoc queries accept it; in a view, write the offset as a constant")
+			// Evaluated per partition, which decorrelation leads with
+			// the outer values.
+			outerOff = e
+			return 0, nil
 		}
 		v, err := e.Eval(nil)
 		switch {
@@ -372,7 +370,9 @@ func (b *binder) bindRangeFrame(s *scope, w *pg_query.WindowDef, order []plan.So
 	}
 	kt := order[0].Expr.Type()
 	ot, ok := plan.RangeOffsetType(kt)
+	var outerOff expr.Expr
 	off := func(n *pg_query.Node, what string) (value.Value, error) {
+		outerOff = nil
 		loc := nodeLoc(n, w.Location)
 		if !ok {
 			return value.Null, b.refuse(loc, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", kt)
@@ -406,8 +406,8 @@ func (b *binder) bindRangeFrame(s *scope, w *pg_query.WindowDef, order []plan.So
 			return value.Null, b.refuse(loc, "a frame offset must be a constant")
 		}
 		if expr.HasOuter(e) {
-			return value.Null, b.refuse(loc, "a frame offset that reads the outer query's columns is not supported").
-				WithHint("write the offset as a constant")
+			outerOff = e // evaluated per partition, as ROWS's
+			return value.Null, nil
 		}
 		v, err := e.Eval(nil)
 		switch {
@@ -424,9 +424,9 @@ func (b *binder) bindRangeFrame(s *scope, w *pg_query.WindowDef, order []plan.So
 	err := setFrameBounds(&fr, w, func(n *pg_query.Node, what string, start bool) error {
 		v, err := off(n, what)
 		if start {
-			fr.StartVal = v
+			fr.StartVal, fr.StartExpr = v, outerOff
 		} else {
-			fr.EndVal = v
+			fr.EndVal, fr.EndExpr = v, outerOff
 		}
 		return err
 	})
@@ -513,7 +513,10 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 			return err
 		}
 		if len(expr.Columns(e)) > 0 || e.Volatile() || expr.HasOuter(e) {
-			if !b.forView {
+			// A view evaluates one that reads only the outer query's
+			// columns once per partition, which decorrelation leads
+			// with the outer values.
+			if !b.forView || len(expr.Columns(e)) == 0 && !e.Volatile() {
 				fn.NExpr = e // evaluated per row ad hoc
 				return nil
 			}

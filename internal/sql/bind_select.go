@@ -227,6 +227,9 @@ func (b *binder) castColumns(p plan.Node, cols []plan.Column) (plan.Node, error)
 }
 
 func (b *binder) bindValues(lists []*pg_query.Node) (plan.Node, error) {
+	if valuesHaveSubLinks(lists) {
+		return b.bindValuesSubqueries(lists)
+	}
 	var rows [][]expr.Expr
 	width := -1
 	empty := &scope{}

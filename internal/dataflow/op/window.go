@@ -38,6 +38,10 @@ type Window struct {
 	part  []expr.Expr
 	order []dataflow.SortKey
 	fn    plan.WinFunc
+	// base is fn as planned; when it reads values from an enclosing
+	// query (base.PerPartition), fn is base with them evaluated over the
+	// partition being recomputed.
+	base  plan.WinFunc
 	proto *winAcc // the aggregate the trees' nodes keep (nil: none)
 	elemB int64   // an element's cost beyond its row
 	// gen is an aggregate the nodes do not keep (winGeneric), computed
@@ -110,7 +114,7 @@ func NewWindow(part []expr.Expr, order []dataflow.SortKey, fn plan.WinFunc) *Win
 	if agg == plan.AggCountStar && fn.Filter != nil {
 		agg = plan.AggCount // of 1 for each row the FILTER keeps
 	}
-	w := &Window{part: part, order: order, fn: fn, parts: map[string]*winPart{}, acc: winAcc{f: agg, typ: fn.Type}}
+	w := &Window{part: part, order: order, fn: fn, base: fn, parts: map[string]*winPart{}, acc: winAcc{f: agg, typ: fn.Type}}
 	switch {
 	case winGeneric(&fn):
 		w.gen = newWinSpec(&fn)
@@ -191,6 +195,7 @@ func (w *Window) groupEnd(t *winTree, i int) int {
 // rows whose results may have changed and emits those that did.
 func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 	out := dataflow.ReuseBatch(w.out)
+	w.fn = w.base
 	w.staged = map[string]*winPart{}
 	w.undo = w.undo[:0]
 	for _, e := range in[0] {
@@ -270,6 +275,9 @@ func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 				out = append(out, zset.Entry{Row: withValue(e.row, e.val), W: -1})
 			}
 		}
+		if err := w.resolve(pt); err != nil {
+			return nil, err
+		}
 		if err := w.recompute(pt); err != nil {
 			return nil, err
 		}
@@ -283,8 +291,25 @@ func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 			}
 		}
 	}
+	w.fn = w.base
 	w.out = zset.Consolidate(out)
 	return w.out, nil
+}
+
+// resolve sets fn for the partition pt: base with the values it reads
+// from an enclosing query evaluated over pt's first row. They are the
+// same over the partition, whose keys lead with the outer values.
+func (w *Window) resolve(pt *winPart) error {
+	if !w.base.PerPartition() || pt.t.len() == 0 {
+		return nil
+	}
+	var r winReader
+	fn, err := w.base.ResolveOuter(pt.t.at(&r, 0).row)
+	if err != nil {
+		return err
+	}
+	w.fn = fn
+	return nil
 }
 
 // winMergeAt is the number of changes to a partition in one step beyond
@@ -944,7 +969,7 @@ func (w *Window) release() {
 
 // Info describes the window and its cost.
 func (w *Window) Info() dataflow.Info {
-	f := &w.fn
+	f := &w.base
 	detail := f.String()
 	var parts []string
 	for _, e := range w.part {
@@ -999,6 +1024,10 @@ func (w *Window) Info() dataflow.Info {
 		info.Cost = "the whole partition when its size changes, else the changed rows and their peers" + move
 		info.Unbounded = "a row entering or leaving a partition changes the result of every row of it"
 		return info
+	case (f.Kind == plan.WinLag || f.Kind == plan.WinLead) && f.NExpr != nil:
+		info.Cost = "the rows within the partition's offset of a change" + move
+		info.Unbounded = "an offset read from the outer query: a change changes the result of every row within that offset of it"
+		return info
 	case f.Kind == plan.WinLag || f.Kind == plan.WinLead:
 		info.Cost = fmt.Sprintf("the rows within %d of a change", max(f.N, -f.N)) + move
 		return info
@@ -1034,6 +1063,9 @@ func (w *Window) Info() dataflow.Info {
 		} else if !fr.Rows {
 			info.Unbounded = "RANGE frame: a change changes the result of every peer of the changed row"
 		}
+	}
+	if info.Unbounded == "" && (fr.StartExpr != nil || fr.EndExpr != nil) {
+		info.Unbounded = "a frame offset read from the outer query: a change changes the result of every row whose frame of that size reaches it"
 	}
 	if info.Unbounded == "" && fr.Exclude != plan.ExcludeNoOthers && fr.Exclude != plan.ExcludeCurrentRow {
 		info.Unbounded = "frame exclusion: a change changes the result of every peer of the changed row"
