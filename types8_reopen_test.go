@@ -39,3 +39,21 @@ ALTER TYPE t8_rm RENAME TO t8_rn`)
 		t.Errorf("t8_r1 lacks USAGE on int8: got %v", err)
 	}
 }
+
+// TestRangeTypeCatalogReopen checks that a range type kept in the file is
+// in pg_type, with its multirange type and its privileges, once the file
+// is opened again.
+func TestRangeTypeCatalogReopen(t *testing.T) {
+	db := reopenedFileDB(t, "types8_range.db", `CREATE ROLE t8_r3;
+CREATE TYPE t8_fr AS RANGE (subtype = float8);
+GRANT USAGE ON TYPE t8_fr TO t8_r3`)
+	defer db.Close()
+	rs, err := db.Query("SELECT typname, typtype, to_regtype(typname)::text, typacl::text FROM pg_type WHERE typname ~ '^_?t8_fr' ORDER BY 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[[_t8_fr b t8_fr[] NULL] [_t8_fr_multirange b t8_fr_multirange[] NULL] [t8_fr r t8_fr {=U/deltaview,deltaview=U/deltaview,t8_r3=U/deltaview}] [t8_fr_multirange m t8_fr_multirange NULL]]"
+	if g := fmt.Sprint(rs.Rows); g != want {
+		t.Errorf("pg_type after reopening:\n got %s\nwant %s", g, want)
+	}
+}
