@@ -96,7 +96,7 @@ func infoDataType(c catCol, o *catalogObjects) []any {
 	switch {
 	case t.Kind.IsArray():
 		dataType = "ARRAY"
-	case t.Kind == value.Enum, extTypeOID(t) != 0: // an extension's type (hstore, citext) too
+	case t.Kind == value.Enum, extTypeOID(t) != 0, t.UserRange() != nil: // an extension's type (hstore, citext) and a range type CREATE made too
 		dataType = "USER-DEFINED"
 	}
 	out := []any{"data_type", dataType, "udt_catalog", DatabaseName, "udt_schema", "pg_catalog", "udt_name", udt}

@@ -266,6 +266,9 @@ func (e *Engine) typeOID(t value.Type, dom *expr.Domain) uint32 {
 	if oid := e.compositeTypeOID(t); oid != 0 {
 		return oid
 	}
+	if oid := userRangeTypeOID(t); oid != 0 {
+		return oid
+	}
 	if t.Kind.IsArray() && !t.Kind.IsVector() {
 		if b := builtinByKind[t.Kind.Elem()]; b != nil {
 			return b.ArrayOID
@@ -706,6 +709,7 @@ func (e *Engine) catalogTypes() []catType {
 			labels: d.Labels, sorts: d.Sorts},
 			catType{oid: d.ArrayOID, name: "_" + name, nsp: publicOID, kind: value.ArrayOf(value.Enum), typtype: 'b', base: d.OID})
 	}
+	out = append(out, e.catalogRangeTypes()...)
 	for _, name := range sortedKeys(e.domains.byName) {
 		if isTemp(name) {
 			continue

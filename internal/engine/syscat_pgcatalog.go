@@ -262,10 +262,15 @@ func pgType(o *catalogObjects, r *catRows) {
 			category, elem, align = "A", t.base, "d" // a row type's array
 		case t.kind.IsArray():
 			category, elem = "A", t.base
+			if ut, ok := o.e.userTypes[strings.TrimPrefix(t.name, "_")]; ok && ut.UserRange() != nil {
+				align = rangeAlign(ut) // an array aligns as its element
+			}
 		case t.typtype == 'c':
 			category, align = "C", "d"
 		case t.typtype == 'e':
 			length, byval, category, storage = 4, true, "E", "p"
+		case t.typtype == 'r' || t.typtype == 'm':
+			category, align = "R", rangeAlign(o.e.userTypes[t.name])
 		case t.kind == value.CIText:
 			category = "S" // citext's CREATE TYPE says CATEGORY = 'S'
 		case t.typtype == 'd':

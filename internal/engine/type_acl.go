@@ -141,6 +141,13 @@ func (e *Engine) checkGrantableType(name string, domain bool) (builtin bool, err
 	if domain {
 		return false, pgerr.New(pgerr.WrongObjectType, "%q is not a domain", name)
 	}
+	if builtinTypeNamed(name) != nil {
+		return true, nil // the superuser's: its ACL is kept as a user type's
+	}
+	if _, err := value.TypeFromName(name, nil); err == nil && !catalog {
+		// A spelling of the grammar (integer), not a name of pg_type.
+		return false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
+	}
 	return true, pgerr.New(pgerr.FeatureNotSupported, "privileges on the type %s are not supported", name).
 		WithHint("only the types and domains CREATE made take GRANT here; every role may use the built-in ones and relations' row types")
 }
@@ -263,6 +270,9 @@ func (e *Engine) typeKeyOf(t value.Type, dom domainNamer) string {
 		}
 		return ""
 	}
+	if key := e.builtinTypeACLKey(elem); key != "" {
+		return key
+	}
 	oid := e.typeOID(elem, nil)
 	for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
 		if u, ok := e.userTypes[name]; ok && u.UserRange() == nil && e.typeOID(u, nil) == oid {
@@ -292,7 +302,7 @@ func (s *Session) mayUseColumnTypes(cols []sql.ColumnDef, isNew func(i int) bool
 			dom = c.Domain
 		}
 		if key := e.typeKeyOf(c.Type, dom); key != "" && !e.typeUsable(s.userName(), key) {
-			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for type %s", e.bareName(key))
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for type %s", e.typeACLErrorName(key))
 		}
 	}
 	return nil
@@ -377,7 +387,7 @@ func (s *Session) movingTypeACLs(fn func() (Result, error)) func() (Result, erro
 			}
 		}
 		for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
-			if !e.userTypeExists(name) {
+			if !e.userTypeExists(name) && builtinTypeNamed(name) == nil {
 				if err := e.setTypeACL(name, nil); err != nil {
 					return res, err
 				}

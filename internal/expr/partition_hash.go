@@ -150,3 +150,7 @@ func hashBytes(k []byte, seed uint64) uint64 {
 	_, b, c = final(a, b, c)
 	return uint64(b)<<32 | uint64(c)
 }
+
+// HashUint32Extended is PostgreSQL's hash_uint32_extended(k, seed), for
+// the hash functions the binder evaluates with the catalog.
+func HashUint32Extended(k uint32, seed uint64) uint64 { return hashUint32(k, seed) }

@@ -407,15 +407,20 @@ func (c *SysCatalog) typeKey(s string) (string, error) {
 	name := strings.TrimSpace(s)
 	array := strings.HasSuffix(name, "[]")
 	name = strings.TrimSpace(strings.TrimSuffix(name, "[]"))
-	if i := strings.IndexByte(name, '('); i > 0 && strings.HasSuffix(name, ")") {
+	var mods []int32
+	if n, m, arr, ok := typeNameParts(s); ok {
+		name, mods, array = n, m, arr
+	} else if i := strings.IndexByte(name, '('); i > 0 && strings.HasSuffix(name, ")") {
 		name = strings.TrimSpace(name[:i]) // a modifier: the type without it
 	}
 	key := ""
-	if strings.EqualFold(name, "char") {
+	if strings.EqualFold(name, "char") || strings.EqualFold(name, "character") {
 		name = "bpchar" // SQL's char; the one-byte type is spelt "char"
 	}
-	if t, err := value.TypeFromName(name, nil); err == nil {
+	if t, err := value.TypeFromName(name, mods); err == nil {
 		key = t.Kind.String()
+	} else if len(mods) > 0 && pgerr.Code(err) != pgerr.UndefinedObject {
+		return "", err // a modifier the type does not take
 	} else {
 		parts, err := qualifiedName(name)
 		if err != nil {

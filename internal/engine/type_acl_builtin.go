@@ -1,0 +1,49 @@
+package engine
+
+import "github.com/deltaview/deltaview/internal/value"
+
+// Privileges on built-in types: a superuser's GRANT and REVOKE … ON TYPE
+// of a built-in base, range or multirange type (int4, text, int4range)
+// keep its ACL as a user type's, under its pg_type name, since the
+// superuser owns it; pg_type.typacl shows it and a role that is no
+// superuser needs its USAGE for the columns it adds. The pseudo-types
+// and the catalogs' row types still refuse GRANT (0A000).
+
+// builtinTypeNamed returns the built-in type whose pg_type name is name,
+// nil when name is no built-in element type.
+func builtinTypeNamed(name string) *value.BuiltinType {
+	for i := range value.BuiltinTypes {
+		if b := &value.BuiltinTypes[i]; b.Name == name && !b.Kind.IsArray() {
+			return b
+		}
+	}
+	return nil
+}
+
+// builtinTypeACLKey is the key of the ACL of the built-in type t (its
+// element type's for an array), "" when no GRANT or REVOKE named it.
+func (e *Engine) builtinTypeACLKey(t value.Type) string {
+	if t.Kind.IsArray() && !t.Kind.IsVector() {
+		t = t.ElemType()
+	}
+	if t.Enum() != nil || t.UserRange() != nil {
+		return ""
+	}
+	b := builtinByKind[t.Kind]
+	if b == nil {
+		return ""
+	}
+	if _, ok := e.typeACLs[b.Name]; !ok {
+		return ""
+	}
+	return b.Name
+}
+
+// typeACLErrorName is how a permission error names the type key: a
+// built-in type as format_type prints it (bigint), as PostgreSQL does.
+func (e *Engine) typeACLErrorName(key string) string {
+	if b := builtinTypeNamed(key); b != nil {
+		return value.Type{Kind: b.Kind, Mod: -1}.String()
+	}
+	return e.bareName(key)
+}
