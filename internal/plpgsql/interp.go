@@ -155,7 +155,7 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 	in := 0
 	for i := 0; i < f.nparams; i++ {
 		d := f.datums[i]
-		v := &variable{name: d.name, t: f.sig.Types[i], v: value.Null}
+		v := &variable{name: d.name, t: f.sig.Types[i], v: value.Null, domain: c.paramDomain(i)}
 		if m := f.sig.Modes[i]; m == 'i' || m == 'b' {
 			v.v = args[in]
 			in++
@@ -217,7 +217,8 @@ func (c *call) place(err error, at string) error {
 }
 
 // signatureText is the function as PostgreSQL names it in a context
-// line: f(integer, text), of its input parameters' types;
+// line: f(integer, text), of its input parameters' types (a domain's
+// name for a parameter of one);
 // inline_code_block for a DO block.
 func (f *Func) signatureText() string {
 	if f.sig.Name == "" {
@@ -228,7 +229,11 @@ func (f *Func) signatureText() string {
 	}
 	var types []string
 	for i, m := range f.sig.Modes {
-		if m == 'i' || m == 'b' {
+		switch {
+		case m != 'i' && m != 'b':
+		case f.types[i].domain != "": // resolved by the call (paramDomain)
+			types = append(types, f.types[i].domain)
+		default:
 			types = append(types, f.sig.Types[i].String())
 		}
 	}
@@ -410,6 +415,27 @@ func (c *call) declType(dno int) (declType, error) {
 	}
 	c.f.types[dno] = dt
 	return dt, nil
+}
+
+// paramDomain is the domain parameter i is of, "" when it is of none:
+// resolved at the function's first call, as a declaration's type is.
+func (c *call) paramDomain(i int) string {
+	if i >= len(c.f.sig.TypeNames) || c.f.sig.TypeNames[i] == "" {
+		return ""
+	}
+	if dt, ok := c.f.types[i]; ok {
+		return dt.domain
+	}
+	var dt declType
+	// The domain's name as format_type prints it, which the context
+	// lines of errors show (signatureText).
+	res, err := c.runText("SELECT pg_catalog.format_type(oid, NULL) FROM pg_catalog.pg_type WHERE typtype = 'd' AND oid = pg_catalog.to_regtype($1)",
+		[]value.Type{value.TextType}, []value.Value{value.NewText(value.Text, c.f.sig.TypeNames[i])})
+	if err == nil && len(res.Rows) == 1 && !res.Rows[0][0].IsNull() {
+		dt.domain = res.Rows[0][0].String()
+	}
+	c.f.types[i] = dt
+	return dt.domain
 }
 
 // domainBase returns the base type of the domain typName names, as
