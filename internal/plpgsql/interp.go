@@ -24,6 +24,17 @@ type variable struct {
 	// domain is the declared type's name when it is a domain, whose
 	// constraints each assignment checks, as PostgreSQL's does.
 	domain string
+	// promise, when set, gives v's value at its first read (PostgreSQL's
+	// promises of the trigger variables); an assignment drops it.
+	promise func() value.Value
+}
+
+// value is v's scalar value, a promise kept at the first read.
+func (v *variable) value() value.Value {
+	if v.promise != nil {
+		v.v, v.promise = v.promise(), nil
+	}
+	return v.v
 }
 
 // record is the value of a record variable: a row and its columns.
@@ -507,6 +518,7 @@ func (c *call) runText(text string, types []value.Type, args []value.Value) (*Re
 
 // setVar assigns val to v, converted to its type.
 func (c *call) setVar(v *variable, val value.Value, init bool) error {
+	v.promise = nil
 	if v.isConst && !init {
 		return pgerr.New("22005", "variable %q is declared CONSTANT", v.name)
 	}
