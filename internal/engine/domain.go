@@ -36,6 +36,16 @@ type DomainStore interface {
 // statements that create it (sql.DomainSQL).
 type StoredDomain struct {
 	Name, SQL string
+	// TypDefault is pg_type.typdefault when it differs from the text
+	// of the default the statements set: the text as it was set, which
+	// PostgreSQL keeps when a function the default calls is renamed.
+	// The store gives it back with SetDomainTypDefault.
+	TypDefault string
+}
+
+// storedDomain is def as a store records it.
+func storedDomain(def *expr.DomainDef) StoredDomain {
+	return StoredDomain{Name: def.Name, SQL: sql.DomainSQL(def), TypDefault: def.DefaultText}
 }
 
 func (closedStore) SaveDomain(string, StoredDomain, map[string]string) error { return errClosedStore() }
@@ -147,7 +157,7 @@ func (e *Engine) createDomain(cd *sql.CreateDomain) (Result, error) {
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(name))
 	}
 	if ds := e.domainStore(); ds != nil && !isTemp(name) { // a session's temporary domain is never stored
-		if err := ds.SaveDomain("", StoredDomain{Name: name, SQL: sql.DomainSQL(&cd.Def)}, nil); err != nil {
+		if err := ds.SaveDomain("", storedDomain(&cd.Def), nil); err != nil {
 			return Result{}, err
 		}
 	}
@@ -223,7 +233,7 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 // saveDomain records d, named old until now, in the store.
 func (e *Engine) saveDomain(old string, d *expr.Domain, tables map[string]string) error {
 	if ds := e.domainStore(); ds != nil && !isTemp(d.Name()) { // a session's temporary domain is never stored
-		return ds.SaveDomain(old, StoredDomain{Name: d.Name(), SQL: sql.DomainSQL(d.Def())}, tables)
+		return ds.SaveDomain(old, storedDomain(d.Def()), tables)
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plpgsql"
@@ -72,6 +74,7 @@ func routineSignature(f *sql.Function) plpgsql.Signature {
 	if f.Procedure {
 		for _, p := range f.Params {
 			sig.Types = append(sig.Types, p.Type)
+			sig.TypeNames = append(sig.TypeNames, domainCandidate(p.TypeName))
 		}
 		return sig
 	}
@@ -83,16 +86,40 @@ func routineSignature(f *sql.Function) plpgsql.Signature {
 		switch m {
 		case 'i':
 			sig.Types = append(sig.Types, f.Params[in].Type)
+			sig.TypeNames = append(sig.TypeNames, domainCandidate(f.Params[in].TypeName))
 			in++
 		case 'b':
 			sig.Types = append(sig.Types, f.Params[in].Type)
+			sig.TypeNames = append(sig.TypeNames, domainCandidate(f.Params[in].TypeName))
 			in, out = in+1, out+1
 		default:
 			sig.Types = append(sig.Types, f.Cols[out].Type)
+			var tn *pg_query.TypeName
+			if out < len(f.ColTypes) {
+				tn = f.ColTypes[out]
+			}
+			sig.TypeNames = append(sig.TypeNames, domainCandidate(tn))
 			out++
 		}
 	}
 	return sig
+}
+
+// domainCandidate is a parameter's type name as SQL text when it may
+// name a domain (the interpreter looks it up), "" when it cannot: none,
+// an array or a pseudo-type.
+func domainCandidate(tn *pg_query.TypeName) string {
+	if tn == nil || len(tn.ArrayBounds) > 0 || len(tn.Names) == 0 || tn.PctType {
+		return ""
+	}
+	parts := make([]string, len(tn.Names))
+	for i, n := range tn.Names {
+		parts[i] = sql.QuoteIdent(n.GetString_().GetSval())
+	}
+	if parts[0] == "pg_catalog" {
+		return "" // a built-in type is never a domain
+	}
+	return strings.Join(parts, ".")
 }
 
 // routineOf returns the PL/pgSQL function a call names by its

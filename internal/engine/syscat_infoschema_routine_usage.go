@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/sql"
 )
@@ -13,7 +14,9 @@ import (
 // form (RETURN expr, BEGIN ATOMIC … END), which PostgreSQL binds at CREATE
 // and records the dependencies of, is bound again, recording what it
 // reads. A body given as a string (AS '…') and a PL/pgSQL one list
-// nothing, as in PostgreSQL.
+// nothing, as in PostgreSQL. What the bodies of the SQL functions it
+// calls read is not its own, as PostgreSQL records a body's direct
+// dependencies only (sql.BodyNames).
 
 // routineUses is what one routine's body reads.
 type routineUses struct {
@@ -37,10 +40,20 @@ func atomicRoutineUses(o *catalogObjects) []routineUses {
 			continue
 		}
 		sc, name := o.e.splitObject(p.name)
+		// Only what the body itself names: binding it inlined the
+		// bodies of the SQL functions it calls.
+		fnNames, relNames := sql.BodyNames(f)
+		named := func(key string) bool { _, n := o.e.splitObject(key); return slices.Contains(relNames, n) }
 		u := routineUses{specific: name + "_" + strconv.FormatUint(uint64(p.oid), 10), schema: sc, name: name,
-			rels: rec.direct, seqs: rec.seqs, funcs: rec.calledFunctions()}
-		for _, r := range append(log.Seq, log.Using...) {
-			if c := (colUse{r.Table, r.Col}); r.Table != "" && r.Col >= 0 && !slices.Contains(u.cols, c) {
+			rels: slices.DeleteFunc(slices.Clone(rec.direct), func(k string) bool { return !named(k) }),
+			seqs: slices.DeleteFunc(slices.Clone(rec.seqs), func(k string) bool { return !named(k) })}
+		for _, sig := range rec.calledFunctions() {
+			if _, n := o.e.splitObject(sig[:max(strings.IndexByte(sig, '('), 0)]); slices.Contains(fnNames, n) {
+				u.funcs = append(u.funcs, sig)
+			}
+		}
+		for _, r := range append(sql.OwnRefs(f, log), log.Using...) {
+			if c := (colUse{r.Table, r.Col}); r.Table != "" && r.Col >= 0 && named(r.Table) && !slices.Contains(u.cols, c) {
 				u.cols = append(u.cols, c)
 			}
 		}

@@ -58,11 +58,8 @@ func init() {
 		"scope_schema:sql_identifier,scope_name:sql_identifier,maximum_cardinality:cardinal_number,dtd_identifier:sql_identifier", infoElementTypes)
 	add("column_column_usage", "table_catalog:sql_identifier,table_schema:sql_identifier,table_name:sql_identifier,column_name:sql_identifier,"+
 		"dependent_column:sql_identifier", infoColumnColumnUsage)
-	// The functions CHECK constraints call: a CHECK constraint calls only
-	// built-in functions here (a routine of a statement is refused in a
-	// table's definition), which PostgreSQL does not list either.
 	add("check_constraint_routine_usage", "constraint_catalog:sql_identifier,constraint_schema:sql_identifier,constraint_name:sql_identifier,"+
-		"specific_catalog:sql_identifier,specific_schema:sql_identifier,specific_name:sql_identifier", func(*catalogObjects, *catRows) {})
+		"specific_catalog:sql_identifier,specific_schema:sql_identifier,specific_name:sql_identifier", infoCheckConstraintRoutineUsage)
 }
 
 // typesByOID indexes o's types by oid.

@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/sql"
 )
@@ -174,7 +175,17 @@ func infoViewRoutineUsage(o *catalogObjects, r *catRows) {
 		if v.kind != 'v' || v.key == "" {
 			continue
 		}
+		// The functions its own text calls: its binding inlined the
+		// bodies of the SQL functions it calls, and the views it reads,
+		// whose calls PostgreSQL does not list as the view's.
+		var called []string
+		if nv := o.e.named[v.key]; nv != nil {
+			called, _ = sql.StmtNames(nv.query)
+		}
 		for _, sig := range o.e.funcDeps[v.key] {
+			if _, n := o.e.splitObject(sig[:max(strings.IndexByte(sig, '('), 0)]); !slices.Contains(called, n) {
+				continue
+			}
 			for _, p := range o.procs {
 				if p.key != sig {
 					continue

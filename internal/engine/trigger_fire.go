@@ -339,7 +339,7 @@ func (f *trigFire) call(tr *trigger, op, kind int16, old, new value.Row) (value.
 	schema, name := f.e.splitKey(f.rel) // pg_temp_N.name for a temporary table
 	td := &plpgsql.TriggerData{Name: tr.name, When: "AFTER", Level: "STATEMENT", Op: opNames[op],
 		Table: name, Schema: schema, RelID: RelationOID(f.rel), Args: tr.args,
-		Cols: f.cols, RowType: f.rowType, Old: old, New: new}
+		Cols: f.cols, RowType: f.rowType, Old: old, New: new, NameNow: f.e.tableNameNow(f.rel)}
 	switch {
 	case kind&sql.TriggerBefore != 0:
 		td.When = "BEFORE"

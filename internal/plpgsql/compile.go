@@ -24,6 +24,11 @@ type Signature struct {
 	// types.
 	Modes string
 	Types []value.Type
+	// TypeNames are the parameters' types as written, in Types' order,
+	// "" for one that cannot be a domain (an array, a pseudo-type): a
+	// parameter of a domain has its constraints checked at each
+	// assignment, as a variable of one does. Nil when none may be.
+	TypeNames []string
 	// Result are the result's columns: none for void, one for a scalar
 	// type, one per OUT parameter.
 	Result []plan.Column

@@ -106,7 +106,7 @@ func (c *call) params(p *prepared) ([]value.Type, []value.Value, error) {
 			}
 			types[i], vals[i] = recordValue(v)
 		default:
-			types[i], vals[i] = v.t, v.v
+			types[i], vals[i] = v.t, v.value()
 		}
 	}
 	return types, vals, nil

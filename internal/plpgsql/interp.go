@@ -24,6 +24,17 @@ type variable struct {
 	// domain is the declared type's name when it is a domain, whose
 	// constraints each assignment checks, as PostgreSQL's does.
 	domain string
+	// promise, when set, gives v's value at its first read (PostgreSQL's
+	// promises of the trigger variables); an assignment drops it.
+	promise func() value.Value
+}
+
+// value is v's scalar value, a promise kept at the first read.
+func (v *variable) value() value.Value {
+	if v.promise != nil {
+		v.v, v.promise = v.promise(), nil
+	}
+	return v.v
 }
 
 // record is the value of a record variable: a row and its columns.
@@ -155,7 +166,7 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 	in := 0
 	for i := 0; i < f.nparams; i++ {
 		d := f.datums[i]
-		v := &variable{name: d.name, t: f.sig.Types[i], v: value.Null}
+		v := &variable{name: d.name, t: f.sig.Types[i], v: value.Null, domain: c.paramDomain(i)}
 		if m := f.sig.Modes[i]; m == 'i' || m == 'b' {
 			v.v = args[in]
 			in++
@@ -217,7 +228,8 @@ func (c *call) place(err error, at string) error {
 }
 
 // signatureText is the function as PostgreSQL names it in a context
-// line: f(integer, text), of its input parameters' types;
+// line: f(integer, text), of its input parameters' types (a domain's
+// name for a parameter of one);
 // inline_code_block for a DO block.
 func (f *Func) signatureText() string {
 	if f.sig.Name == "" {
@@ -228,7 +240,11 @@ func (f *Func) signatureText() string {
 	}
 	var types []string
 	for i, m := range f.sig.Modes {
-		if m == 'i' || m == 'b' {
+		switch {
+		case m != 'i' && m != 'b':
+		case f.types[i].domain != "": // resolved by the call (paramDomain)
+			types = append(types, f.types[i].domain)
+		default:
 			types = append(types, f.sig.Types[i].String())
 		}
 	}
@@ -412,6 +428,27 @@ func (c *call) declType(dno int) (declType, error) {
 	return dt, nil
 }
 
+// paramDomain is the domain parameter i is of, "" when it is of none:
+// resolved at the function's first call, as a declaration's type is.
+func (c *call) paramDomain(i int) string {
+	if i >= len(c.f.sig.TypeNames) || c.f.sig.TypeNames[i] == "" {
+		return ""
+	}
+	if dt, ok := c.f.types[i]; ok {
+		return dt.domain
+	}
+	var dt declType
+	// The domain's name as format_type prints it, which the context
+	// lines of errors show (signatureText).
+	res, err := c.runText("SELECT pg_catalog.format_type(oid, NULL) FROM pg_catalog.pg_type WHERE typtype = 'd' AND oid = pg_catalog.to_regtype($1)",
+		[]value.Type{value.TextType}, []value.Value{value.NewText(value.Text, c.f.sig.TypeNames[i])})
+	if err == nil && len(res.Rows) == 1 && !res.Rows[0][0].IsNull() {
+		dt.domain = res.Rows[0][0].String()
+	}
+	c.f.types[i] = dt
+	return dt.domain
+}
+
 // domainBase returns the base type of the domain typName names, as
 // format_type prints it; ok is false when typName names no domain.
 func (c *call) domainBase(typName string) (base string, ok bool) {
@@ -481,6 +518,7 @@ func (c *call) runText(text string, types []value.Type, args []value.Value) (*Re
 
 // setVar assigns val to v, converted to its type.
 func (c *call) setVar(v *variable, val value.Value, init bool) error {
+	v.promise = nil
 	if v.isConst && !init {
 		return pgerr.New("22005", "variable %q is declared CONSTANT", v.name)
 	}

@@ -16,7 +16,13 @@ type TriggerData struct {
 	Name, When, Level, Op string
 	Table, Schema         string
 	RelID                 uint32
-	Args                  []string
+	// NameNow, when set, gives the table's name and schema as they are
+	// when TG_TABLE_NAME, TG_RELNAME or TG_TABLE_SCHEMA is first read, as
+	// PostgreSQL reads them from the relation then: a body that renames
+	// its table before reading one reads the new name. Nil: Table and
+	// Schema.
+	NameNow func() (table, schema string)
+	Args    []string
 	// Cols are the table's columns, RowType its row type.
 	Cols    []plan.Column
 	RowType value.Type
@@ -64,6 +70,17 @@ func (f *Func) CallTrigger(rt Runtime, td *TriggerData) (value.Row, error) {
 	text("tg_relname", td.Table)
 	text("tg_table_name", td.Table)
 	text("tg_table_schema", td.Schema)
+	if td.NameNow != nil {
+		for _, name := range []string{"tg_relname", "tg_table_name", "tg_table_schema"} {
+			c.fr.vars[name].promise = func() value.Value {
+				t, sc := td.NameNow()
+				if name == "tg_table_schema" {
+					t = sc
+				}
+				return value.NewText(value.Text, t)
+			}
+		}
+	}
 	c.fr.vars["tg_relid"] = &variable{name: "tg_relid", t: value.OidType, v: value.NewOid(td.RelID)}
 	c.fr.vars["tg_nargs"] = &variable{name: "tg_nargs", t: value.Int4Type, v: value.NewInt(value.Int4, int64(len(td.Args)))}
 	argv := make([]value.Value, len(td.Args))

@@ -1,6 +1,9 @@
 package store
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/deltaview/deltaview/internal/engine"
 )
 
@@ -9,7 +12,11 @@ import (
 // order, replaced by each change, each a SQLite transaction of its own.
 // They load first: a table's column, a view's cast and a domain over
 // another name them. Renaming a domain writes again, in the same
-// transaction, the statements of the tables whose columns name it.
+// transaction, the statements of the tables whose columns name it. A
+// domain's pg_type.typdefault text, when it differs from its default's
+// (StoredDomain.TypDefault), follows the statements as a last comment
+// line (typDefaultMark), which a deltaview that does not know it runs
+// as a comment.
 
 // createDomainTable creates the table of domains, new in format 8.
 func (f *File) createDomainTable() error {
@@ -22,7 +29,7 @@ var _ engine.DomainStore = (*File)(nil)
 // SaveDomain implements engine.DomainStore.
 func (f *File) SaveDomain(old string, d engine.StoredDomain, tables map[string]string) error {
 	return f.inTransaction(func() error {
-		q, args := "INSERT INTO deltaview_domains (name, sql) VALUES (?, ?)", []any{d.Name, d.SQL}
+		q, args := "INSERT INTO deltaview_domains (name, sql) VALUES (?, ?)", []any{d.Name, withTypDefault(d)}
 		if old != "" {
 			q, args = "UPDATE deltaview_domains SET name = ?, sql = ? WHERE name = ?", append(args, old)
 		}
@@ -67,10 +74,37 @@ func (f *File) Domains() ([]engine.StoredDomain, error) {
 		if err := rows.Scan(&d.Name, &d.SQL); err != nil {
 			return nil, f.mapErr("read", err)
 		}
+		d.SQL, d.TypDefault = splitTypDefault(d.SQL)
 		out = append(out, d)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, f.mapErr("read", err)
 	}
 	return out, nil
+}
+
+// typDefaultMark opens the comment line that keeps a domain's
+// typdefault text, quoted as a Go string so that it stays on one line.
+const typDefaultMark = "\n-- typdefault "
+
+// withTypDefault is the text stored for d: its statements, then its
+// typdefault text when it has one of its own.
+func withTypDefault(d engine.StoredDomain) string {
+	if d.TypDefault == "" {
+		return d.SQL
+	}
+	return d.SQL + typDefaultMark + strconv.Quote(d.TypDefault)
+}
+
+// splitTypDefault undoes withTypDefault.
+func splitTypDefault(text string) (stmts, typDefault string) {
+	i := strings.LastIndex(text, typDefaultMark)
+	if i < 0 {
+		return text, ""
+	}
+	t, err := strconv.Unquote(text[i+len(typDefaultMark):])
+	if err != nil {
+		return text, "" // not a line this package wrote: the statements are the whole text
+	}
+	return text[:i], t
 }

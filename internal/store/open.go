@@ -148,6 +148,13 @@ func load(f *File, e *engine.Engine) error {
 	if err := runTypeStatements(typeStmts, run); err != nil {
 		return err
 	}
+	for _, d := range domains {
+		if d.TypDefault != "" {
+			if err := e.SetDomainTypDefault(d.Name, d.TypDefault); err != nil {
+				return err
+			}
+		}
+	}
 	// Tables and partitions first, then the tables' rows: no table
 	// depends on a view, and every view's cold start then reads the
 	// tables whole. A partition is created before its root's rows are
