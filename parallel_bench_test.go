@@ -33,7 +33,9 @@ import (
 // runs of fewer changes have none), gc-ns/op the collector's CPU time by
 // the runtime's estimate; waits/commit the threads that went to sleep a
 // commit, each a hand-off through the kernel (-bench.untraced: without
-// the trace's locked threads).
+// the trace's locked threads); relayed/commit the tasks of parallel
+// waves that found the relay's goroutine waiting, started/commit those
+// that started it (each a wake-up of an idle core when one is idle).
 //
 // The commits' schedule is traced by each thread's CPU clock, which the
 // machine's load moves far less than the wall clock: work-ns/op is all
@@ -134,6 +136,7 @@ func benchParallel(b *testing.B, views string) {
 				runtime.GC()
 				b.ResetTimer()
 				rt0 := readRuntimeCounters()
+				relayed0, started0 := deltaview.Relayed(db)
 				cpu0, th0 := cpuTime(), threadTime()
 				for i := 0; i < b.N; i += size {
 					commit(min(size, b.N-i))
@@ -144,6 +147,9 @@ func benchParallel(b *testing.B, views string) {
 				b.ReportMetric(float64(rt.gcCycles), "gcs")
 				b.ReportMetric(float64(rt.gcCPU)/float64(b.N), "gc-ns/op")
 				b.ReportMetric(float64(rt.switches)*float64(size)/float64(b.N), "waits/commit")
+				relayed, started := deltaview.Relayed(db)
+				b.ReportMetric(float64(relayed-relayed0)*float64(size)/float64(b.N), "relayed/commit")
+				b.ReportMetric(float64(started-started0)*float64(size)/float64(b.N), "started/commit")
 				if tr == nil {
 					return
 				}

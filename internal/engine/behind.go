@@ -49,6 +49,13 @@ type behind struct {
 	at    traceMark
 	took  []int64
 	cores int
+	// shares are the views' shares, taken in turn (next) by the
+	// goroutines that run them; the first commits staged too; hold is a
+	// test's hook.
+	shares [][]behindView
+	staged []*sharedIndex
+	hold   func()
+	next   atomic.Int32
 }
 
 // Lock takes the lock exclusively, once the views and the indexes are
@@ -168,12 +175,29 @@ func (e *Engine) commitBehind(stepped []matView, in *stepInput) {
 	if h := testHookBehind; h != nil {
 		hold = h()
 	}
-	for s, share := range shares {
+	b.shares, b.staged, b.hold = shares, staged, hold
+	e.relay.goOn(b.runShares)
+	for range len(shares) - 1 {
+		go b.runShares()
+	}
+}
+
+// runShares commits the shares that no other goroutine has taken, one
+// after the other: the relay's goroutine (relay.go), having done its
+// share, takes the next if the goroutine started for it has not run yet
+// (its core busy with the next transaction's calls), and that goroutine
+// then finds nothing left.
+func (b *behind) runShares() {
+	for {
+		s := int(b.next.Add(1)) - 1
+		if s >= len(b.shares) {
+			return
+		}
 		var indexes []*sharedIndex
 		if s == 0 {
-			indexes = staged
+			indexes = b.staged
 		}
-		go b.run(s, share, indexes, hold)
+		b.run(s, b.shares[s], indexes, b.hold)
 	}
 }
 

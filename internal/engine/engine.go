@@ -218,6 +218,9 @@ type Engine struct {
 	parallelMin int
 	bigCommit   bool
 	waves       [][]matView
+	// relay keeps a parallel wave's other goroutine spinning a moment
+	// between waves (relay.go).
+	relay relay
 	// chunkRows is the number of keys of a chunk of a big commit of kept
 	// replacements (chunked.go; 0 commits whole), chunk its scratch.
 	chunkRows int

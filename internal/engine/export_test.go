@@ -84,3 +84,7 @@ func SetEachRow(e *Engine, on bool) {
 	defer e.mu.Unlock()
 	e.eachRow = on
 }
+
+// RelayRunning reports whether e's relay goroutine (relay.go) runs or
+// waits for a task.
+func RelayRunning(e *Engine) bool { return e.relayRunning() }

@@ -427,7 +427,9 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *i
 	}
 	var wg sync.WaitGroup
 	for w := 1; w < n; w++ {
-		wg.Go(func() {
+		wg.Add(1)
+		e.relay.goOn(func() {
+			defer wg.Done()
 			defer wc.lock()()
 			work(w)
 		})
@@ -541,7 +543,9 @@ func (e *Engine) inParallel(task string, fns ...func()) {
 	}
 	var wg sync.WaitGroup
 	for w := 1; w < len(fns); w++ {
-		wg.Go(func() {
+		wg.Add(1)
+		e.relay.goOn(func() {
+			defer wg.Done()
 			defer wc.lock()()
 			run(w)
 		})

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -191,8 +193,6 @@ func (e *Engine) applyPending(direct bool) {
 				keys = append(keys, sortKey{k: uint64(p[i].key) ^ 1<<63, i: int32(i)})
 			}
 		}
-		keys, b.buf = radixSortKeys(keys, b.buf)
-		b.keys = keys
 		// The batch is built where the key leads the row, so that key
 		// order is row order, and the table is read by a view.
 		build := direct && t.uniques[0].cols[0] == 0 && read[t.name]
@@ -201,6 +201,13 @@ func (e *Engine) applyPending(direct bool) {
 			b.direct = append(b.direct, t)
 		}
 		built = built && build
+		if e.writesInHalves(t, len(keys)) {
+			if b.keys, b.buf = e.applyCut(t, p, keys, b.buf, build); b.keys != nil {
+				continue
+			}
+		}
+		keys, b.buf = radixSortKeys(keys, b.buf)
+		b.keys = keys
 		e.applyTable(t, p, keys, build)
 	}
 	if built {
@@ -217,6 +224,23 @@ func (e *Engine) applyPending(direct bool) {
 // on two goroutines, each a range of keys, when the engine has two
 // workers, the batch is big, and t has no index that both would write.
 func (e *Engine) applyTable(t *table, p []pendingRow, keys []sortKey, build bool) {
+	cut := len(keys)
+	if e.writesInHalves(t, len(keys)) {
+		// The cut falls between two keys, so that each key's replacements
+		// are written by one goroutine, in order.
+		cut = len(keys) / 2
+		for cut < len(keys) && keys[cut].k == keys[cut-1].k {
+			cut++
+		}
+	}
+	e.writeTable(t, p, keys, cut, nil, build)
+}
+
+// writeTable writes t's replacements, keys cut at cut in two shares of
+// ascending keys, each sorted (with sortIn: each to be sorted in that
+// scratch's range of its own, the second share in reverse call order
+// first), on two goroutines when both shares hold keys.
+func (e *Engine) writeTable(t *table, p []pendingRow, keys []sortKey, cut int, sortIn []sortKey, build bool) {
 	tx := e.tx
 	base := len(tx.log)
 	n := 2 * len(keys)
@@ -227,17 +251,6 @@ func (e *Engine) applyTable(t *table, p []pendingRow, keys []sortKey, build bool
 	}
 	tx.log = tx.log[:base+n]
 	log := tx.log[base:]
-	u := t.uniques[0]
-	cut := len(keys)
-	if e.bigCommit && len(keys) >= max(2, 4*e.parallelMin) && u.ints.Dense() &&
-		len(t.prefixes) == 0 && len(t.indexes) == 0 && len(t.keyOrders) == 0 {
-		// The cut falls between two keys, so that each key's replacements
-		// are written by one goroutine, in order.
-		cut = len(keys) / 2
-		for cut < len(keys) && keys[cut].k == keys[cut-1].k {
-			cut++
-		}
-	}
 	b := &e.batch
 	first := &b.parts[0]
 	*first = applyPart{keys: keys[:cut], log: log[:2*cut]}
@@ -252,7 +265,18 @@ func (e *Engine) applyTable(t *table, p []pendingRow, keys []sortKey, build bool
 		if build {
 			second.delta = b.half[:0]
 		}
-		e.inParallel("apply "+t.name, func() { t.applyPart(p, first, build) }, func() { t.applyPart(p, second, build) })
+		if sortIn == nil {
+			e.inParallel("apply "+t.name, func() { t.applyPart(p, first, build) }, func() { t.applyPart(p, second, build) })
+		} else {
+			e.inParallel("apply "+t.name, func() {
+				first.keys, _ = radixSortKeys(first.keys, sortIn[:cut])
+				t.applyPart(p, first, build)
+			}, func() {
+				slices.Reverse(second.keys)
+				second.keys, _ = radixSortKeys(second.keys, sortIn[cut:len(keys)])
+				t.applyPart(p, second, build)
+			})
+		}
 		first.delta = append(first.delta, second.delta...)
 		t.bytes += second.bytes
 		t.rows.moved += second.moved
