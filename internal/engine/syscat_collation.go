@@ -39,6 +39,7 @@ func pgCollation(_ *catalogObjects, r *catRows) {
 		r.add("oid", c.oid, "collname", c.name, "collnamespace", uint32(pgCatalogOID), "collowner", uint32(superuserOID),
 			"collprovider", c.provider, "collisdeterministic", true, "collencoding", c.encoding, "collcollate", c.collate, "collctype", c.collate)
 	}
+	pgCollationICU(r)
 }
 
 // nameCollations lets regcollation read and print the collations: by
@@ -51,4 +52,5 @@ func nameCollations(sc *expr.SysCatalog) {
 		sc.Names[value.RegCollation][c.oid] = expr.QuoteIdent(c.name)
 		sc.OIDs[value.RegCollation][c.name] = c.oid
 	}
+	nameICUCollations(sc)
 }
