@@ -5,10 +5,10 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// catCollation is a row of pg_collation: the collations the engine knows
-// ("C", "POSIX", default and ucs_basic, which compare strings byte by
-// byte here), with PostgreSQL 15's oids on a UTF8 database initialised
-// with --locale=C.
+// catCollation is a row of pg_collation: the collations that compare
+// strings byte by byte here ("C", "POSIX", default and ucs_basic), with
+// PostgreSQL 15's oids on a UTF8 database initialised with --locale=C
+// (the ICU collations' rows: syscat_collation_icu.go).
 type catCollation struct {
 	oid            uint32
 	name, provider string
