@@ -29,7 +29,7 @@ func deriveCollation(n *pg_query.Node, e expr.Expr) expr.Expr {
 	if c, ok := e.(*expr.Collate); ok && c.ID != 0 {
 		return e
 	}
-	name := explicitCollation(n)
+	name := derivedCollation(n)
 	if name == "" {
 		return e
 	}
@@ -107,3 +107,30 @@ func explicitCollateClause(n *pg_query.Node) *pg_query.CollateClause {
 // case mapping of their argument's collation, which for an ICU collation
 // is ICU's, locale by locale: refused under one.
 var caseMapped = map[string]bool{"lower": true, "upper": true, "initcap": true}
+
+// derivedCollation is explicitCollation extended to the values COALESCE,
+// GREATEST/LEAST and CASE choose among, whose explicit collation is the
+// result's too: without it some rows would carry the collation and others
+// not, and a sort of them would mix two orders.
+func derivedCollation(n *pg_query.Node) string {
+	var args []*pg_query.Node
+	switch {
+	case n.GetCoalesceExpr() != nil:
+		args = n.GetCoalesceExpr().Args
+	case n.GetMinMaxExpr() != nil:
+		args = n.GetMinMaxExpr().Args
+	case n.GetCaseExpr() != nil:
+		for _, w := range n.GetCaseExpr().Args {
+			args = append(args, w.GetCaseWhen().GetResult())
+		}
+		args = append(args, n.GetCaseExpr().Defresult)
+	default:
+		return explicitCollation(n)
+	}
+	for _, a := range args {
+		if c := explicitCollation(a); c != "" {
+			return c
+		}
+	}
+	return ""
+}
