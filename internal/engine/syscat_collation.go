@@ -5,10 +5,10 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// catCollation is a row of pg_collation: the collations the engine knows
-// ("C", "POSIX", default and ucs_basic, which compare strings byte by
-// byte here), with PostgreSQL 15's oids on a UTF8 database initialised
-// with --locale=C.
+// catCollation is a row of pg_collation: the collations that compare
+// strings byte by byte here ("C", "POSIX", default and ucs_basic), with
+// PostgreSQL 15's oids on a UTF8 database initialised with --locale=C
+// (the ICU collations' rows: syscat_collation_icu.go).
 type catCollation struct {
 	oid            uint32
 	name, provider string
@@ -39,6 +39,7 @@ func pgCollation(_ *catalogObjects, r *catRows) {
 		r.add("oid", c.oid, "collname", c.name, "collnamespace", uint32(pgCatalogOID), "collowner", uint32(superuserOID),
 			"collprovider", c.provider, "collisdeterministic", true, "collencoding", c.encoding, "collcollate", c.collate, "collctype", c.collate)
 	}
+	pgCollationICU(r)
 }
 
 // nameCollations lets regcollation read and print the collations: by
@@ -51,4 +52,5 @@ func nameCollations(sc *expr.SysCatalog) {
 		sc.Names[value.RegCollation][c.oid] = expr.QuoteIdent(c.name)
 		sc.OIDs[value.RegCollation][c.name] = c.oid
 	}
+	nameICUCollations(sc)
 }

@@ -9,6 +9,8 @@ func children(e Expr) []Expr {
 	switch n := e.(type) {
 	case *Cast:
 		return []Expr{n.E}
+	case *Collate:
+		return []Expr{n.E}
 	case *DomainCheck:
 		return []Expr{n.E}
 	case *Arith:
@@ -173,6 +175,8 @@ func withChildren(e Expr, kids []Expr) Expr {
 		return &NullIf{L: kids[0], R: kids[1]}
 	case *MinMax:
 		return &MinMax{Args: kids, T: n.T, Least: n.Least}
+	case *Collate:
+		return &Collate{E: kids[0], ID: n.ID, Name: n.Name}
 	case *Like:
 		l := &Like{E: kids[0], Pattern: kids[1], ILike: n.ILike, Not: n.Not}
 		if len(kids) > 2 {

@@ -85,6 +85,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := b.columnCollation(cd.CollClause, t); err != nil {
+			return nil, err
+		}
 		colIdx[cd.Colname] = len(ct.Cols)
 		ct.Cols = append(ct.Cols, ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull, Domain: dom})
 		if err := columnDefAttrs(cd, &ct.Cols[len(ct.Cols)-1]); err != nil {

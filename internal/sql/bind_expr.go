@@ -15,11 +15,14 @@ import (
 // bindExpr binds a scalar expression over the columns of s, with strict
 // operations on a NULL constant folded to NULL (see foldNull).
 func (b *binder) bindExpr(s *scope, n *pg_query.Node) (expr.Expr, error) {
+	if err := b.collationMismatch(n); err != nil {
+		return nil, err
+	}
 	e, err := b.bindExprNode(s, n)
 	if err != nil || e == nil {
 		return e, err
 	}
-	return b.zoned(foldNull(e)), nil
+	return b.zoned(foldNull(deriveCollation(n, e))), nil
 }
 
 // foldNull replaces each strict operation with a NULL constant operand (a
@@ -857,10 +860,11 @@ func (b *binder) bindLike(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, e
 	return &expr.Like{E: l, Pattern: p, Escape: esc, ILike: ci || strings.Contains(op, "*"), Not: strings.HasPrefix(op, "!")}, nil
 }
 
-// bindCollate binds e COLLATE name. Strings compare byte by byte, as in
-// the collations "C" and "POSIX" (and "default", "ucs_basic", which are
-// the same here), so these leave e as it is; any other collation is
-// refused.
+// bindCollate binds e COLLATE name. "C", "POSIX", "default" and
+// "ucs_basic" compare byte by byte, as uncollated strings do here: they
+// leave e as it is, or take off an ICU collation e carries; an ICU
+// collation deltaview supports (value.LookupCollation) wraps e in
+// expr.Collate; any other collation is refused.
 func (b *binder) bindCollate(s *scope, c *pg_query.CollateClause) (expr.Expr, error) {
 	var names []string
 	for _, n := range c.Collname {
@@ -881,14 +885,44 @@ func (b *binder) bindCollate(s *scope, c *pg_query.CollateClause) (expr.Expr, er
 	case !isString(k):
 		return nil, b.stmt.errf(c.Location, pgerr.DatatypeMismatch, "collations are not supported by type %s", e.Type())
 	}
+	if coll := icuCollation(names); coll != nil {
+		if k := e.Type().Kind; k != value.Text && k != value.Varchar && k != value.Char {
+			return nil, b.refuse(c.Location, "collation %s on type %s is not supported", expr.QuoteIdent(coll.Name), e.Type())
+		}
+		return &expr.Collate{E: e, ID: coll.ID, Name: coll.Name}, nil
+	}
 	if err := b.checkCollation(names, c.Location); err != nil {
 		return nil, err
+	}
+	if carriesCollation(e) {
+		return &expr.Collate{E: e, Name: names[0]}, nil
 	}
 	return e, nil
 }
 
+// icuCollation is the ICU collation names name, nil for another.
+func icuCollation(names []string) *value.Collation {
+	if len(names) != 1 {
+		return nil
+	}
+	return value.LookupCollation(names[0])
+}
+
+// carriesCollation reports whether e applies an ICU collation, which a
+// byte-wise COLLATE must take off.
+func carriesCollation(e expr.Expr) bool {
+	found := false
+	expr.Walk(e, func(n expr.Expr) bool {
+		if c, ok := n.(*expr.Collate); ok && c.ID != 0 {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // checkCollation refuses a collation other than those that compare text
-// byte by byte, as text here does.
+// byte by byte, as uncollated text does here.
 func (b *binder) checkCollation(names []string, loc int32) error {
 	if len(names) == 1 {
 		switch names[0] {
@@ -896,8 +930,11 @@ func (b *binder) checkCollation(names []string, loc int32) error {
 			return nil
 		}
 	}
+	if !(len(names) == 1 && (names[0] == "C.utf8" || value.PostgreSQLICUCollation(names[0]))) {
+		return b.stmt.errf(loc, pgerr.UndefinedObject, "collation \"%s\" for encoding \"UTF8\" does not exist", strings.Join(names, "."))
+	}
 	return b.stmt.errf(loc, pgerr.FeatureNotSupported, "collation \"%s\" is not supported", strings.Join(names, ".")).
-		WithHint(`text compares byte by byte, as in COLLATE "C", "POSIX" and "default", the only collations accepted`)
+		WithHint(`the collations accepted are "C", "POSIX", "default", "ucs_basic" and the ICU collations listed in pg_collation`)
 }
 
 // regexOps are the regular-expression match operators: fold, not.

@@ -49,7 +49,14 @@ func Compare(a, b Value) int {
 	case JSONPath:
 		return strings.Compare(a.JSONPathOf().text, b.JSONPathOf().text)
 	case Char:
+		if id := collationOf(a, b); id != 0 {
+			return compareCollated(id, trimSpaces(a.Str()), trimSpaces(b.Str()))
+		}
 		return strings.Compare(trimSpaces(a.Str()), trimSpaces(b.Str()))
+	case Text, Varchar:
+		if id := collationOf(a, b); id != 0 {
+			return compareCollated(id, a.Str(), b.Str())
+		}
 	case TSVector:
 		return strings.Compare(a.textSearchBytes(), b.textSearchBytes())
 	case TSQuery:

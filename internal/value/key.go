@@ -213,7 +213,8 @@ func floatKeyBits(f float64) uint64 {
 // Prefix64(a) <= Prefix64(b), and equal values have equal summaries. Two
 // values with different summaries therefore compare by them alone; equal
 // summaries say nothing. It is exact for integer-ordered kinds and floats,
-// the first 8 bytes of a string, and a constant for numerics.
+// the first 8 bytes of a string, and a constant for numerics and for
+// strings under an ICU collation.
 func Prefix64(v Value) uint64 {
 	switch {
 	case IntOrdered(v.kind):
@@ -225,6 +226,8 @@ func Prefix64(v Value) uint64 {
 		return uint64(d) ^ 1<<63
 	case v.kind == Enum:
 		return floatKeyBits(v.enumSort())
+	case v.CollationID() != 0:
+		return 1 << 63 // a collation's order is not the bytes'
 	case v.kind.IsString() || v.kind.IsBytes() || v.kind.IsNetwork() || v.kind.IsGeometric():
 		s := v.Str()
 		if v.kind == Char {
