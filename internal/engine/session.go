@@ -902,10 +902,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.CreateServer, *sql.CreateForeignTable, *sql.DropSink:
 		return s.foreignStmt(b)
 	case *sql.Explain:
-		if rd, ok := b.DML.(*sql.RuleDML); ok {
-			return s.explainRules(rd)
-		}
-		return e.explain(b)
+		return s.explainPlan(b)
 	case *sql.Show:
 		if showColumns(b.Name) != nil {
 			return s.showSetting(b.Name)

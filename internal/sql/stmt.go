@@ -415,6 +415,8 @@ type Explain struct {
 	Utility bool           // EXPLAIN REFRESH MATERIALIZED VIEW: no plan, as in PostgreSQL
 	Name    string         // EXPLAIN MATERIALIZED VIEW name
 	Format  string         // "text", "json", "xml" or "yaml"
+	// Summary is SUMMARY: the time planning took follows each plan.
+	Summary bool
 }
 
 // Show is SHOW name.
