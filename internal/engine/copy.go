@@ -53,7 +53,8 @@ var copyFormats = map[sql.CopyFormat]copyFormat{
 
 func openRows(r io.Reader, t *source.Table, c *sql.Copy, l source.Limits, z value.Zone, st value.TextStyle) (source.Decoder, error) {
 	return copyfmt.NewDecoder(r, t, copyfmt.Options{CSV: c.Format == sql.CopyCSV, Delimiter: c.Delimiter,
-		Null: c.Null, Header: c.Header, Quote: c.Quote, Escape: c.Escape, Cols: c.Cols, Limits: l, Zone: z, Style: st}), nil
+		Null: c.Null, Header: c.Header, Quote: c.Quote, Escape: c.Escape, Cols: c.Cols, Limits: l, Zone: z, Style: st,
+		ForceNotNull: c.ForceNotNull, ForceNull: c.ForceNull}), nil
 }
 
 func openEvents(f changefeed.Format) func(io.Reader, *source.Table, *sql.Copy, source.Limits, value.Zone, value.TextStyle) (source.Decoder, error) {
@@ -123,7 +124,7 @@ func (e *Engine) execCopy(c *sql.Copy) (Result, error) {
 	}
 	defer done()
 	cr := &copyReader{r: r, file: c.File}
-	dec, err := f.open(cr, st, c, e.copyLimits, e.copyZone(), e.copyStyle())
+	dec, err := f.open(decodeCopy(cr, e.copyEnc), st, c, e.copyLimits, e.copyZone(), e.copyStyle())
 	if err != nil {
 		return Result{}, err
 	}

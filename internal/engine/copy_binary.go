@@ -78,7 +78,7 @@ func (s *Session) copyBinaryFile(c *sql.Copy, rec *recorder) (Result, error) {
 		return Result{}, err
 	}
 	in := *c // the file's rows, written in the text format
-	in.CopyOptions = sql.CopyOptions{Delimiter: '\t', Null: `\N`}
+	in.CopyOptions = sql.CopyOptions{Delimiter: '\t', Null: `\N`, Encoding: "UTF8"}
 	in.Stdin, in.File = true, ""
 	e.copyData = bytes.NewReader(text)
 	if rec != nil {

@@ -52,6 +52,10 @@ func (s *Session) copyTo(c *sql.CopyTo, rec *recorder) (Result, error) {
 	if c.Format == sql.CopyBinary && !s.copyBinary && c.File == "" {
 		return Result{}, errCopyBinary("COPY … TO STDOUT")
 	}
+	enc, err := s.copyEncoding(&c.CopyOptions)
+	if err != nil {
+		return Result{}, err
+	}
 	res, err := s.execBound(c.Query, rec)
 	if err != nil {
 		return res, err
@@ -92,6 +96,9 @@ func (s *Session) copyTo(c *sql.CopyTo, rec *recorder) (Result, error) {
 		}
 		out.Data = append(out.Data, '\n')
 		out.Ends = append(out.Ends, len(out.Data))
+	}
+	if err := encodeCopyOut(out, enc); err != nil {
+		return Result{}, err
 	}
 	r := Result{Tag: "COPY " + strconv.Itoa(len(res.Rows)), Notices: res.Notices, NoticeLevels: res.NoticeLevels}
 	if c.File == "" {

@@ -33,7 +33,7 @@ func (e *Engine) execCopyView(c *sql.Copy) (Result, error) {
 		return Result{}, err
 	}
 	defer done()
-	dec, err := f.open(&copyReader{r: r, file: c.File}, st, c, e.copyLimits, e.copyZone(), e.copyStyle())
+	dec, err := f.open(decodeCopy(&copyReader{r: r, file: c.File}, e.copyEnc), st, c, e.copyLimits, e.copyZone(), e.copyStyle())
 	if err != nil {
 		return Result{}, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgenc"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/source"
@@ -255,6 +256,7 @@ type Engine struct {
 	createFile     FileCreator
 	copyData       io.Reader       // the data of the COPY FROM STDIN being executed, set by its session
 	copyClock      *expr.StmtClock // the COPY's statement clock, whose sequences its defaults call
+	copyEnc        *pgenc.Encoding // the COPY FROM's data's encoding, set by its session; nil for UTF8
 	// with is the running statement's state when it has data-modifying
 	// WITH items (dml_with.go); nil otherwise.
 	with *modifying

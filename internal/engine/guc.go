@@ -9,6 +9,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/ident"
+	"github.com/deltaview/deltaview/internal/pgenc"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/tsearch"
 	"github.com/deltaview/deltaview/internal/value"
@@ -491,37 +492,18 @@ func dateStyleFrom(cur, v string) (string, error) {
 	return format + ", " + order, nil
 }
 
-// pgEncodings are PostgreSQL's client encodings and their aliases, as
-// PostgreSQL compares them: lower case, letters and digits only.
-var pgEncodings = map[string]string{
-	"utf8": "UTF8", "unicode": "UTF8", "sqlascii": "SQL_ASCII", "latin1": "LATIN1", "latin2": "LATIN2", "latin3": "LATIN3",
-	"latin4": "LATIN4", "latin5": "LATIN5", "latin6": "LATIN6", "latin7": "LATIN7", "latin8": "LATIN8", "latin9": "LATIN9",
-	"latin10": "LATIN10", "iso88591": "LATIN1", "iso88592": "LATIN2", "iso88595": "ISO_8859_5", "iso88596": "ISO_8859_6",
-	"iso88597": "ISO_8859_7", "iso88598": "ISO_8859_8", "iso885915": "LATIN9", "win1250": "WIN1250", "win1251": "WIN1251",
-	"win1252": "WIN1252", "win1253": "WIN1253", "win1254": "WIN1254", "win1255": "WIN1255", "win1256": "WIN1256",
-	"win1257": "WIN1257", "win1258": "WIN1258", "win866": "WIN866", "win874": "WIN874", "windows1252": "WIN1252",
-	"koi8r": "KOI8R", "koi8u": "KOI8U", "koi8": "KOI8R", "eucjp": "EUC_JP", "euccn": "EUC_CN", "euckr": "EUC_KR",
-	"euctw": "EUC_TW", "eucjis2004": "EUC_JIS_2004", "sjis": "SJIS", "shiftjis": "SJIS", "shiftjis2004": "SHIFT_JIS_2004",
-	"big5": "BIG5", "gbk": "GBK", "gb18030": "GB18030", "uhc": "UHC", "johab": "JOHAB", "muleinternal": "MULE_INTERNAL",
-	"alt": "WIN866", "tcvn": "WIN1258", "win": "WIN1251",
-}
-
-// checkClientEncoding accepts UTF8 under its names; another of
-// PostgreSQL's encodings is 0A000, an unknown name 22023.
+// checkClientEncoding accepts UTF8 and SQL_ASCII under their names (a
+// SQL_ASCII client's text is neither converted nor, going out, checked,
+// as PostgreSQL does in a UTF8 database); another of PostgreSQL's
+// encodings is 0A000, an unknown name 22023.
 func checkClientEncoding(v string) (string, error) {
-	var b strings.Builder
-	for _, r := range strings.ToLower(v) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		}
-	}
-	enc, ok := pgEncodings[b.String()]
+	enc, ok := pgenc.Lookup(v)
 	switch {
 	case !ok:
 		return "", pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", "client_encoding", v)
-	case enc != "UTF8":
+	case enc != "UTF8" && enc != "SQL_ASCII":
 		return "", pgerr.New(pgerr.FeatureNotSupported, "client encoding %s is not supported", enc).
-			WithHint("deltaview speaks UTF8 only: set the client's encoding to UTF8")
+			WithHint("deltaview speaks UTF8 only: set the client's encoding to UTF8 (COPY … ENCODING converts COPY's data from and to the single-byte encodings)")
 	}
 	return enc, nil
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/deltaview/deltaview/internal/explainfmt"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 )
@@ -11,19 +12,47 @@ import (
 // rewritten query list; a rewrite that leaves no statement is
 // PostgreSQL's "Query rewrites to nothing". Nothing runs.
 
-// explainRules explains the statements of rd's rewrite.
-func (s *Session) explainRules(rd *sql.RuleDML) (Result, error) {
-	lines, err := s.explainRuleLines(rd, nil)
+// explainRules explains the statements of rd's rewrite in format: in
+// text, each statement's lines apart from the next's by an empty line;
+// in a structured format, a query per statement. With summary, each is
+// followed by its planning time (planning, in milliseconds), as
+// PostgreSQL gives each statement's.
+func (s *Session) explainRules(rd *sql.RuleDML, format string, summary bool, planning float64) (Result, error) {
+	groups, err := s.explainRuleLines(rd, nil)
 	if err != nil {
 		return Result{}, err
 	}
-	if len(lines) == 0 {
+	planned := explainfmt.Millis("Planning Time", planning)
+	if format != "text" {
+		f, _ := explainfmt.ParseFormat(format)
+		w := explainfmt.NewWriter(f)
+		for _, g := range groups {
+			var after []explainfmt.Prop
+			if summary {
+				after = []explainfmt.Prop{planned}
+			}
+			w.Query(linesNode(g), after)
+		}
+		return docResult(format, w.String()), nil
+	}
+	var lines []string
+	for i, g := range groups {
+		if i > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, g...)
+		if summary {
+			lines = append(lines, "Planning Time: "+planned.Value+" ms")
+		}
+	}
+	if len(groups) == 0 {
 		lines = []string{"Query rewrites to nothing"}
 	}
 	return textPlan(lines), nil
 }
 
-func (s *Session) explainRuleLines(rd *sql.RuleDML, stack *ruleFrame) ([]string, error) {
+// explainRuleLines returns the lines of each statement of rd's rewrite.
+func (s *Session) explainRuleLines(rd *sql.RuleDML, stack *ruleFrame) ([][]string, error) {
 	e := s.e
 	if rd.Params {
 		var ok bool
@@ -43,15 +72,11 @@ func (s *Session) explainRuleLines(rd *sql.RuleDML, stack *ruleFrame) ([]string,
 		return nil, err
 	}
 	frame := &ruleFrame{table: rd.Table, event: rd.Event, up: stack}
-	var lines []string
+	var groups [][]string
 	add := func(more []string) {
-		if len(more) == 0 {
-			return
+		if len(more) > 0 {
+			groups = append(groups, more)
 		}
-		if len(lines) > 0 {
-			lines = append(lines, "")
-		}
-		lines = append(lines, more...)
 	}
 	for _, p := range products {
 		var ruled *ruleFrame
@@ -68,7 +93,7 @@ func (s *Session) explainRuleLines(rd *sql.RuleDML, stack *ruleFrame) ([]string,
 			if err != nil {
 				return nil, err
 			}
-			add(more)
+			groups = append(groups, more...)
 		case *sql.Update, *sql.Delete:
 			res, err := e.explainDML(b)
 			if err != nil {
@@ -91,5 +116,5 @@ func (s *Session) explainRuleLines(rd *sql.RuleDML, stack *ruleFrame) ([]string,
 			return nil, ruleRefuse("this statement in a rule's rewrite is not supported")
 		}
 	}
-	return lines, nil
+	return groups, nil
 }

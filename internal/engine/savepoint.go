@@ -115,6 +115,7 @@ func (s *Session) setSavepoint(name string) {
 // rollbackTo rolls the session's transaction back to its savepoint i,
 // which stays; the savepoints after it are forgotten.
 func (s *Session) rollbackTo(i int) {
+	s.forgetFresh(i)
 	sp := s.savepoints[i]
 	clear(s.savepoints[i+1:])
 	s.savepoints = s.savepoints[:i+1]

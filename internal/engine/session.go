@@ -51,6 +51,9 @@ type Session struct {
 	plCursors []CursorSource
 	e         *Engine
 	block     bool // BEGIN was issued
+	// fresh are the tables the transaction block created or truncated,
+	// with the savepoints open then, for COPY … FREEZE (copy_freeze.go).
+	fresh map[string][]uint64
 	// promoted: PL/pgSQL code run outside a transaction block (DO,
 	// CALL, SELECT f(…)) made its statement a block by a catalog change;
 	// the statement's end commits or rolls it back (routine_catalog.go).
@@ -514,6 +517,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 		e.firer = s             // runs the triggers its statement fires
 		res, err = s.execBound(b, rec)
 		e.deadline, e.firer = time.Time{}, nil
+		if err == nil {
+			s.noteFresh(b)
+		}
 	}
 	e.takeNoticesInto(&res)
 	e.mu.Unlock()
@@ -896,10 +902,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.CreateServer, *sql.CreateForeignTable, *sql.DropSink:
 		return s.foreignStmt(b)
 	case *sql.Explain:
-		if rd, ok := b.DML.(*sql.RuleDML); ok {
-			return s.explainRules(rd)
-		}
-		return e.explain(b)
+		return s.explainPlan(b)
 	case *sql.Show:
 		if showColumns(b.Name) != nil {
 			return s.showSetting(b.Name)
@@ -908,6 +911,11 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.CopyTo:
 		return s.copyTo(b, rec)
 	case *sql.Copy:
+		if b.Freeze {
+			if err := s.checkFreeze(b); err != nil {
+				return Result{}, err
+			}
+		}
 		if b.Format == sql.CopyBinary && !b.Stdin {
 			return s.copyBinaryFile(b, rec)
 		}
@@ -916,14 +924,18 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 				return Result{}, errCopyBinary("COPY … FROM STDIN")
 			}
 			c := *b // the client's rows, written in the text format
-			c.CopyOptions = sql.CopyOptions{Delimiter: '\t', Null: `\N`}
+			c.CopyOptions = sql.CopyOptions{Delimiter: '\t', Null: `\N`, Encoding: "UTF8"}
 			b = &c
 		}
-		e.copyData = s.copyData
+		enc, err := s.copyEncoding(&b.CopyOptions)
+		if err != nil {
+			return Result{}, err
+		}
+		e.copyData, e.copyEnc = s.copyData, enc
 		if rec != nil {
 			e.copyClock = &rec.clock
 		}
-		defer func() { e.copyData, e.copyClock = nil, nil }()
+		defer func() { e.copyData, e.copyClock, e.copyEnc = nil, nil, nil }()
 		return e.execCopy(b)
 	case *sql.Set:
 		if sessionStmt(b) {
@@ -1053,6 +1065,7 @@ func (s *Session) endTx(commit bool) (_ []string, err error) {
 		s.releasePortals()
 	}
 	s.cons = conModes{}
+	s.fresh = nil
 	clear(s.savepoints)
 	s.savepoints = s.savepoints[:0]
 	s.releaseAdvisory(false, true)

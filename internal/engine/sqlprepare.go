@@ -38,6 +38,15 @@ func (s *Session) execPrepareStmt(st *sql.Stmt) (res []Result, ok bool, err erro
 			return nil, true, s.fail(err)
 		}
 		return res, true, nil
+	case isCreateAsExecute(n):
+		if s.closed {
+			return nil, true, errClosed
+		}
+		res, err := s.createAsExecute(st)
+		if err != nil {
+			return nil, true, s.fail(err)
+		}
+		return res, true, nil
 	default:
 		return nil, false, nil
 	}

@@ -368,11 +368,21 @@ func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
 	if opts.Analyze {
 		return b.bindExplainAnalyze(e, opts)
 	}
+	x, err := b.bindExplainPlan(e, opts)
+	if ex, ok := x.(*Explain); ok {
+		ex.Summary = opts.Summary
+	}
+	return x, err
+}
+
+// bindExplainPlan binds EXPLAIN without ANALYZE.
+func (b *binder) bindExplainPlan(e *pg_query.ExplainStmt, opts ExplainOptions) (Bound, error) {
 	// VERBOSE, COSTS, SETTINGS, BUFFERS and SUMMARY change what
 	// PostgreSQL prints of its plans; a view's plan, its state and its
 	// cost per change are printed whatever they say.
 	format := opts.Format
 	q := e.Query
+	var err error
 	if err := b.explainModifying(q); err != nil {
 		return nil, err
 	}
@@ -398,9 +408,6 @@ func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
 	if rd, ok, err := b.ruleTarget(q); ok || err != nil {
 		if err != nil {
 			return nil, err
-		}
-		if format != "text" {
-			return nil, ruleExplainRefusal(rd)
 		}
 		st := *rd.Stmt
 		st.Node = q // the statement explained

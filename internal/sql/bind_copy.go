@@ -1,11 +1,13 @@
 package sql
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/deltaview/deltaview/internal/pgenc"
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
@@ -73,16 +75,23 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Bound, error) {
 			}
 		}
 	}
-	if c.CopyOptions, _, err = b.copyOptions(cs); err != nil {
+	var force []*pg_query.DefElem
+	if c.CopyOptions, _, force, err = b.copyOptions(cs); err != nil {
 		return nil, err
+	}
+	for _, d := range force {
+		if err := b.forceColumns(d, rel, c); err != nil {
+			return nil, err
+		}
 	}
 	return c, nil
 }
 
 // copyOptions reads COPY's WITH (…) options, checked as PostgreSQL's
 // ProcessCopyOptions checks them; forceQuote is COPY … TO's FORCE_QUOTE
-// option, nil without one.
-func (b *binder) copyOptions(cs *pg_query.CopyStmt) (o CopyOptions, forceQuote *pg_query.DefElem, err error) {
+// option, nil without one, and force COPY … FROM's FORCE_NOT_NULL and
+// FORCE_NULL options, whose columns the caller reads (forceColumns).
+func (b *binder) copyOptions(cs *pg_query.CopyStmt) (o CopyOptions, forceQuote *pg_query.DefElem, force []*pg_query.DefElem, err error) {
 	from := cs.IsFrom
 	var delim, null, quote, escape *string
 	format := ""
@@ -94,7 +103,7 @@ func (b *binder) copyOptions(cs *pg_query.CopyStmt) (o CopyOptions, forceQuote *
 		}
 		name := strings.ToLower(d.Defname)
 		if seen[name] {
-			return o, nil, b.stmt.errf(d.Location, pgerr.SyntaxError, "conflicting or redundant options")
+			return o, nil, nil, b.stmt.errf(d.Location, pgerr.SyntaxError, "conflicting or redundant options")
 		}
 		seen[name] = true
 		arg, isBool, val := defArg(d)
@@ -104,9 +113,9 @@ func (b *binder) copyOptions(cs *pg_query.CopyStmt) (o CopyOptions, forceQuote *
 		case "header":
 			if !isBool {
 				if !from && strings.EqualFold(arg, "match") {
-					return o, nil, pgerr.New(pgerr.FeatureNotSupported, "cannot use %q with HEADER in COPY TO", arg)
+					return o, nil, nil, pgerr.New(pgerr.FeatureNotSupported, "cannot use %q with HEADER in COPY TO", arg)
 				}
-				return o, nil, b.stmt.errf(d.Location, pgerr.InvalidParameter, "header requires a Boolean value")
+				return o, nil, nil, b.stmt.errf(d.Location, pgerr.InvalidParameter, "header requires a Boolean value")
 			}
 			o.Header = val
 		case "delimiter":
@@ -118,29 +127,26 @@ func (b *binder) copyOptions(cs *pg_query.CopyStmt) (o CopyOptions, forceQuote *
 		case "escape":
 			escape = &arg
 		case "force_quote":
-			if from {
-				return o, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY force quote only available using COPY TO")
-			}
 			forceQuote = d
 		case "force_not_null", "force_null":
-			if !from {
-				return o, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY %s only available using COPY FROM", strings.ReplaceAll(name, "_", " "))
+			if d.Arg.GetList() == nil {
+				return o, nil, nil, b.stmt.errf(d.Location, pgerr.InvalidParameter, "argument to option %q must be a list of column names", name)
 			}
-			return o, nil, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "COPY option %q is not supported", d.Defname)
+			force = append(force, d)
 		case "encoding":
-			switch strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(arg)) {
-			case "utf8", "unicode", "sqlascii":
-			default:
-				return o, nil, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "COPY ENCODING %q is not supported", arg).
-					WithHint("data is read and written in UTF8")
+			enc, ok := pgenc.Lookup(arg)
+			if !ok {
+				return o, nil, nil, b.stmt.errf(d.Location, pgerr.InvalidParameter, "argument to option %q must be a valid encoding name", name)
 			}
+			o.Encoding = enc
 		case "freeze":
-			if from {
-				return o, nil, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "COPY option %q is not supported", d.Defname)
+			if !isBool {
+				return o, nil, nil, pgerr.New(pgerr.SyntaxError, "freeze requires a Boolean value")
 			}
+			o.Freeze = val
 		default:
-			return o, nil, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "COPY option %q is not supported", d.Defname).
-				WithHint("the options are FORMAT, HEADER, DELIMITER, NULL, QUOTE, ESCAPE, ENCODING, and FORCE_QUOTE in COPY … TO")
+			return o, nil, nil, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "COPY option %q is not supported", d.Defname).
+				WithHint("the options are FORMAT, FREEZE, HEADER, DELIMITER, NULL, QUOTE, ESCAPE, ENCODING, FORCE_QUOTE, FORCE_NOT_NULL and FORCE_NULL")
 		}
 	}
 	o.Delimiter, o.Null = '\t', `\N`
@@ -155,17 +161,17 @@ func (b *binder) copyOptions(cs *pg_query.CopyStmt) (o CopyOptions, forceQuote *
 			name  string
 		}{{delim != nil, "DELIMITER"}, {null != nil, "NULL"}, {o.Header, "HEADER"}} {
 			if opt.given {
-				return o, nil, pgerr.New(pgerr.SyntaxError, "cannot specify %s in BINARY mode", opt.name)
+				return o, nil, nil, pgerr.New(pgerr.SyntaxError, "cannot specify %s in BINARY mode", opt.name)
 			}
 		}
 		if cs.IsProgram {
-			return o, nil, b.refuse(-1, "COPY … FORMAT binary with a program is not supported").
+			return o, nil, nil, b.refuse(-1, "COPY … FORMAT binary with a program is not supported").
 				WithHint("COPY … to or from a file, or FROM STDIN or TO STDOUT through the server: its copy protocol carries the binary format")
 		}
 	case "debezium", "upsert":
-		return o, nil, b.refuse(-1, "COPY … TO with FORMAT %s is not supported: the format carries change events, which COPY … FROM reads", format)
+		return o, nil, nil, b.refuse(-1, "COPY … TO with FORMAT %s is not supported: the format carries change events, which COPY … FROM reads", format)
 	default:
-		return o, nil, pgerr.New(pgerr.InvalidParameter, "COPY format %q not recognized", format)
+		return o, nil, nil, pgerr.New(pgerr.InvalidParameter, "COPY format %q not recognized", format)
 	}
 	csv := o.Format == CopyCSV
 	one := func(name string, s *string, dst *byte) error {
@@ -179,46 +185,61 @@ func (b *binder) copyOptions(cs *pg_query.CopyStmt) (o CopyOptions, forceQuote *
 		return nil
 	}
 	if err := one("delimiter", delim, &o.Delimiter); err != nil {
-		return o, nil, err
+		return o, nil, nil, err
 	}
 	if null != nil {
 		o.Null = *null
 	}
 	if o.Delimiter == '\n' || o.Delimiter == '\r' {
-		return o, nil, pgerr.New(pgerr.InvalidParameter, "COPY delimiter cannot be newline or carriage return")
+		return o, nil, nil, pgerr.New(pgerr.InvalidParameter, "COPY delimiter cannot be newline or carriage return")
 	}
 	if strings.ContainsAny(o.Null, "\r\n") {
-		return o, nil, pgerr.New(pgerr.InvalidParameter, "COPY null representation cannot use newline or carriage return")
+		return o, nil, nil, pgerr.New(pgerr.InvalidParameter, "COPY null representation cannot use newline or carriage return")
 	}
 	if !csv && strings.IndexByte(`\.abcdefghijklmnopqrstuvwxyz0123456789`, o.Delimiter) >= 0 {
-		return o, nil, pgerr.New(pgerr.InvalidParameter, "COPY delimiter cannot be \"%s\"", string(o.Delimiter))
+		return o, nil, nil, pgerr.New(pgerr.InvalidParameter, "COPY delimiter cannot be \"%s\"", string(o.Delimiter))
 	}
 	if !csv && quote != nil {
-		return o, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY quote available only in CSV mode")
+		return o, nil, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY quote available only in CSV mode")
 	}
 	if err := one("quote", quote, &o.Quote); err != nil {
-		return o, nil, err
+		return o, nil, nil, err
 	}
 	if csv && o.Delimiter == o.Quote {
-		return o, nil, pgerr.New(pgerr.InvalidParameter, "COPY delimiter and quote must be different")
+		return o, nil, nil, pgerr.New(pgerr.InvalidParameter, "COPY delimiter and quote must be different")
 	}
 	o.Escape = o.Quote
 	if !csv && escape != nil {
-		return o, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY escape available only in CSV mode")
+		return o, nil, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY escape available only in CSV mode")
 	}
 	if err := one("escape", escape, &o.Escape); err != nil {
-		return o, nil, err
+		return o, nil, nil, err
 	}
 	if forceQuote != nil && !csv {
-		return o, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY force quote available only in CSV mode")
+		return o, nil, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY force quote available only in CSV mode")
+	}
+	if forceQuote != nil && from {
+		return o, nil, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY force quote only available using COPY TO")
+	}
+	for _, name := range []string{"force_not_null", "force_null"} {
+		if !slices.ContainsFunc(force, func(d *pg_query.DefElem) bool { return strings.EqualFold(d.Defname, name) }) {
+			continue
+		}
+		what := strings.ReplaceAll(strings.TrimPrefix(name, "force_"), "_", " ")
+		if !csv {
+			return o, nil, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY force %s available only in CSV mode", what)
+		}
+		if !from {
+			return o, nil, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY force %s only available using COPY FROM", what)
+		}
 	}
 	if strings.IndexByte(o.Null, o.Delimiter) >= 0 {
-		return o, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY delimiter must not appear in the NULL specification")
+		return o, nil, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY delimiter must not appear in the NULL specification")
 	}
 	if csv && strings.IndexByte(o.Null, o.Quote) >= 0 {
-		return o, nil, pgerr.New(pgerr.FeatureNotSupported, "CSV quote character must not appear in the NULL specification")
+		return o, nil, nil, pgerr.New(pgerr.FeatureNotSupported, "CSV quote character must not appear in the NULL specification")
 	}
-	return o, forceQuote, nil
+	return o, forceQuote, force, nil
 }
 
 // defArg reads an option's argument: its text, and whether it is a

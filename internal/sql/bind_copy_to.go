@@ -46,7 +46,7 @@ func (b *binder) bindCopyTo(cs *pg_query.CopyStmt) (Bound, error) {
 	}
 	c := &CopyTo{Query: q, File: cs.Filename}
 	var fq *pg_query.DefElem
-	if c.CopyOptions, fq, err = b.copyOptions(cs); err != nil {
+	if c.CopyOptions, fq, _, err = b.copyOptions(cs); err != nil {
 		return nil, err
 	}
 	if fq != nil {

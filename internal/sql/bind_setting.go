@@ -11,6 +11,12 @@ import (
 // session runs, refuses them (0A000), as does a column's default. ok is
 // false for other functions and other numbers of arguments.
 func (b *binder) settingFunc(name string, es []expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
+	if name == "pg_client_encoding" && len(es) == 0 && !b.forView && b.stmtClock != nil {
+		// The session's client_encoding, which it may set (to SQL_ASCII);
+		// a view or a default, which no session runs, keeps UTF8.
+		arg := &expr.Const{V: value.NewText(value.Text, "client_encoding"), T: value.TextType}
+		return &expr.SettingCall{C: b.stmtClock, Args: []expr.Expr{arg}}, true, nil
+	}
 	var params []value.Type
 	switch {
 	case name == "current_setting" && len(es) == 1:

@@ -415,6 +415,8 @@ type Explain struct {
 	Utility bool           // EXPLAIN REFRESH MATERIALIZED VIEW: no plan, as in PostgreSQL
 	Name    string         // EXPLAIN MATERIALIZED VIEW name
 	Format  string         // "text", "json", "xml" or "yaml"
+	// Summary is SUMMARY: the time planning took follows each plan.
+	Summary bool
 }
 
 // Show is SHOW name.
@@ -444,6 +446,12 @@ type CopyOptions struct {
 	Header    bool   // the first line names the columns
 	Quote     byte   // CSV
 	Escape    byte   // CSV
+	// Encoding is the data's encoding, PostgreSQL's name for it (LATIN1);
+	// empty when ENCODING is not given: the session's client_encoding.
+	Encoding string
+	// Freeze is COPY … FROM's FREEZE: the table must have been created or
+	// truncated in the current subtransaction.
+	Freeze bool
 }
 
 // Copy is COPY table [(columns)] FROM 'file' | STDIN [WITH (options)].
@@ -457,6 +465,10 @@ type Copy struct {
 	// View is set when Table is a plain view: its INSTEAD OF INSERT
 	// triggers take the rows (copyToView).
 	View bool
+	// ForceNotNull and ForceNull are, per column of the table (nil when
+	// not given), CSV's FORCE_NOT_NULL (an unquoted NULL string is that
+	// string) and FORCE_NULL (a quoted NULL string is NULL).
+	ForceNotNull, ForceNull []bool
 }
 
 // CopyTo is COPY table [(columns)] | (query) TO STDOUT | 'file' [WITH

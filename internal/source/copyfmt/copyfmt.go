@@ -38,6 +38,11 @@ type Options struct {
 	// Style carries DateStyle's field order, in which an ambiguous date
 	// (05/12/2026) reads: the session's.
 	Style value.TextStyle
+	// ForceNotNull and ForceNull are, by position of the table's columns
+	// (nil for none), CSV's FORCE_NOT_NULL, which reads an unquoted NULL
+	// string as that string, and FORCE_NULL, which reads a quoted one as
+	// NULL.
+	ForceNotNull, ForceNull []bool
 }
 
 // BatchRows is how many rows a batch holds at most; their values are
@@ -205,7 +210,7 @@ func (d *Decoder) fill(row value.Row, rec []byte) error {
 		return source.At(pe, d.t.Name, d.line, "")
 	}
 	for i, ci := range d.o.Cols {
-		f := fields[i]
+		f := d.forced(fields[i], ci)
 		if f.null {
 			row[ci] = value.Null
 			continue
@@ -245,6 +250,19 @@ func (d *Decoder) fill(row value.Row, rec []byte) error {
 		}
 	}
 	return nil
+}
+
+// forced applies FORCE_NOT_NULL and FORCE_NULL to field f of column ci,
+// in that order, as PostgreSQL's NextCopyFrom does: with both, an
+// unquoted NULL string is text and a quoted one NULL.
+func (d *Decoder) forced(f field, ci int) field {
+	switch {
+	case f.null && ci < len(d.o.ForceNotNull) && d.o.ForceNotNull[ci]:
+		return field{b: []byte(d.o.Null)}
+	case !f.null && ci < len(d.o.ForceNull) && d.o.ForceNull[ci] && string(f.b) == d.o.Null:
+		return field{null: true}
+	}
+	return f
 }
 
 // checkRecord looks at a record's raw bytes in the order PostgreSQL reads
