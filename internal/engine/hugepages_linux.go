@@ -56,16 +56,15 @@ var thpAdvised = sync.OnceValue(func() bool {
 	return err == nil && bytes.Contains(b, []byte("[madvise]"))
 })
 
-// begin marks the heap's mappings for huge pages, if the system says so;
-// it reports whether it did, and then end must follow.
+// begin marks the heap's mappings for huge pages, if the system says so,
+// and has the room ahead of the build populated (heapPrefault); it
+// reports whether it did, and then end must follow.
 func (h *heapPages) begin() bool {
-	if !thpAdvised() {
-		return false
-	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.builds++
 	h.markNew()
+	prefault.ahead(prefaultAhead)
 	return true
 }
 
@@ -74,11 +73,17 @@ func (h *heapPages) begin() bool {
 // began is under way: the build calls it where it has allocated and not
 // yet written, at each step and between a layout's placing of its rows and
 // their copy.
-func (h *heapPages) grow() {
+func (h *heapPages) grow() { h.growBy(0) }
+
+// growBy is grow where the build has just allocated n bytes it is about
+// to write: the heap's room not yet resident is populated ahead of the
+// build, n bytes of it or prefaultAhead if more (heapPrefault).
+func (h *heapPages) growBy(n int64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.builds > 0 {
 		h.markNew()
+		prefault.ahead(max(n, prefaultAhead))
 	}
 }
 
@@ -100,8 +105,12 @@ const (
 	madvNoHugepage = 15 // MADV_NOHUGEPAGE
 )
 
-// markNew marks the heap's mappings not marked yet.
+// markNew marks the heap's mappings not marked yet, where the system gives
+// huge pages on advice only.
 func (h *heapPages) markNew() {
+	if !thpAdvised() {
+		return
+	}
 	for _, r := range heapMappings() {
 		if !h.has(r) {
 			madvise(r, madvHugepage)

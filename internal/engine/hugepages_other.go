@@ -10,6 +10,7 @@ var hugeHeap heapPages
 
 const hugeBuildRows = 1 << 16
 
-func (h *heapPages) begin() bool { return false }
-func (h *heapPages) grow()       {}
-func (h *heapPages) end()        {}
+func (h *heapPages) begin() bool  { return false }
+func (h *heapPages) grow()        {}
+func (h *heapPages) growBy(int64) {}
+func (h *heapPages) end()         {}

@@ -259,12 +259,15 @@ func layoutRows(rows []value.Row, ids []int32) {
 	at := make([]unsafe.Pointer, len(ids))
 	var slab []value.Value
 	var flat flatSlab
+	var placed int64 // bytes of the rows' copies
 	for j, id := range ids {
 		n := len(rows[id])
 		if words[j] >= 0 {
 			at[j] = unsafe.Pointer(unsafe.SliceData(flat.cut(n, int(words[j]))))
+			placed += int64(words[j]) * 8
 			continue
 		}
+		placed += int64(n) * int64(unsafe.Sizeof(value.Value{}))
 		if cap(slab)-len(slab) < n {
 			slab = make([]value.Value, 0, max(slabValues, n))
 		}
@@ -273,8 +276,9 @@ func layoutRows(rows []value.Row, ids []int32) {
 		at[j] = unsafe.Pointer(&slab[k])
 	}
 	// The slabs are allocated, not yet written: a big build asking for
-	// huge pages has them for the room the heap has just grown into.
-	hugeHeap.grow()
+	// huge pages has them for the room the heap has just grown into, and
+	// that room populated ahead of the copy.
+	hugeHeap.growBy(placed)
 	for _, o := range order {
 		r := o.row()
 		dst := unsafe.Slice((*value.Value)(at[o.j]), len(r))
