@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +37,33 @@ type heapPages struct {
 	mu      sync.Mutex
 	builds  int        // cold starts under way that asked for huge pages
 	advised []memRange // the heap's mappings marked, to unmark at the end
+	// alloc0 is the bytes the process had allocated when the first
+	// build under way began, asked the bytes asked to be populated
+	// since: a build's populates stay within prefaultAhead of what it
+	// allocated.
+	alloc0, asked int64
+}
+
+// prefault asks for the heap's room to be populated ahead of the builds
+// under way, n bytes just allocated and not yet written among it: up to
+// prefaultAhead beyond what they have allocated, less what was asked
+// already (heapPrefault).
+func (h *heapPages) prefault(n int64) {
+	want := heapAllocs() - h.alloc0 + n + prefaultAhead
+	if want > h.asked {
+		prefault.ahead(want - h.asked)
+		h.asked = want
+	}
+}
+
+// heapAllocs returns the bytes the process has allocated on the heap.
+func heapAllocs() int64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64())
 }
 
 // memRange is a mapping's addresses, [lo, hi).
@@ -62,9 +90,11 @@ var thpAdvised = sync.OnceValue(func() bool {
 func (h *heapPages) begin() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.builds++
+	if h.builds++; h.builds == 1 {
+		h.alloc0, h.asked = heapAllocs(), 0
+	}
 	h.markNew()
-	prefault.ahead(prefaultAhead)
+	h.prefault(0)
 	return true
 }
 
@@ -83,7 +113,7 @@ func (h *heapPages) growBy(n int64) {
 	defer h.mu.Unlock()
 	if h.builds > 0 {
 		h.markNew()
-		prefault.ahead(max(n, prefaultAhead))
+		h.prefault(n)
 	}
 }
 
