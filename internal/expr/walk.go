@@ -269,7 +269,20 @@ func Key(e Expr) string {
 			return &Col{Idx: c.Idx, T: c.T}
 		case *Outer:
 			return &Outer{Depth: c.Depth, Idx: c.Idx, T: c.T}
+		case *Collate:
+			if c.ID == 0 {
+				return byteCollateKey{c}
+			}
 		}
 		return x
 	}).String()
+}
+
+// byteCollateKey names a byte-wise COLLATE in a key, which its String
+// leaves out: x COLLATE "C" orders differently from an x that carries an
+// ICU collation, so the two must not match.
+type byteCollateKey struct{ *Collate }
+
+func (k byteCollateKey) String() string {
+	return "(" + k.E.String() + " COLLATE " + quoteIdent(k.Name) + ")"
 }

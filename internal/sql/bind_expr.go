@@ -894,10 +894,24 @@ func (b *binder) bindCollate(s *scope, c *pg_query.CollateClause) (expr.Expr, er
 	if err := b.checkCollation(names, c.Location); err != nil {
 		return nil, err
 	}
-	if carriesCollation(e) {
+	if carriesCollation(e) || readsColumns(e) {
 		return &expr.Collate{E: e, Name: names[0]}, nil
 	}
 	return e, nil
+}
+
+// readsColumns reports whether e reads a column, whose values may carry
+// an ICU collation from a subquery or a materialized view that applied
+// one: a byte-wise COLLATE must take it off.
+func readsColumns(e expr.Expr) bool {
+	found := false
+	expr.Walk(e, func(n expr.Expr) bool {
+		if _, ok := n.(*expr.Col); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // icuCollation is the ICU collation names name, nil for another.
