@@ -22,7 +22,7 @@ var imageOf = map[string]string{
 	"inherits": "inherits", "inheritOnly": "inheritOnly", "inheritChecks": "inheritChks",
 	"inheritChild": "inheritChild", "schemas": "schemas", "indexes": "indexes",
 	"matIndexes": "matIndexes", "parts": "parts", "order": "order", "deps": "deps",
-	"notes": "notes", "roles": "roles", "grants": "grants", "grantOrder": "grantOrder", "defACLs": "defACLs", "dbACL": "dbACL", "dbACLOrder": "dbACLOrder", "typeACLs": "typeACLs", "colGrants": "colGrants", "deferKeys": "deferKeys",
+	"notes": "notes", "roles": "roles", "grants": "grants", "grantOrder": "grantOrder", "defACLs": "defACLs", "dbACL": "dbACL", "dbACLOrder": "dbACLOrder", "typeACLs": "typeACLs", "typeOptions": "typeOptions", "colGrants": "colGrants", "deferKeys": "deferKeys",
 	"nextID": "nextID", "shared.m": "shared", "shared.list": "sharedList",
 }
 
@@ -51,7 +51,7 @@ var notCatalog = map[string]string{
 	"chunk": "commit scratch", "trace": "tracing", "ph": "commit phases",
 	"leaveBehind": "commit state", "refillNotice": "setting", "maxRecursion": "setting", "maxMemory": "setting",
 	"overBudget": "derived from views' state", "copyLimits": "setting", "maxQueryMemory": "setting",
-	"progress": "callback", "openFile": "callback", "createFile": "callback", "copyData": "running COPY",
+	"progress": "callback", "openFile": "callback", "createFile": "callback", "copyData": "running COPY", "copyEnc": "running COPY", "relay": "parallel scheduling",
 	"copyClock": "running COPY", "with": "running statement", "sinks": "ended at the block's end (endBlock)",
 	"catalogGen": "only grows: prepared statements bind again", "store": "the store, undone by its marks",
 	"storeCommit": "commit scratch", "deadline": "running statement", "subsDriverMu": "lock",
