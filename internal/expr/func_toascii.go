@@ -1,8 +1,9 @@
 package expr
 
 import (
-	"strings"
+	"slices"
 
+	"github.com/deltaview/deltaview/internal/pgenc"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -53,36 +54,14 @@ const (
 	pgEncWin1250 = 29
 )
 
-// pgEncodingNames are the names PostgreSQL takes for each encoding
-// (pg_char_to_encoding), lower case, without the characters other than
-// letters and digits, which it ignores.
-var pgEncodingNames = map[string]int{
-	"abc": 19, "alt": 20, "big5": 36, "euccn": 2, "eucjis2004": 5, "eucjp": 1, "euckr": 3, "euctw": 4,
-	"gb18030": 39, "gbk": 37, "iso88591": 8, "iso885910": 13, "iso885913": 14, "iso885914": 15,
-	"iso885915": 16, "iso885916": 17, "iso88592": 9, "iso88593": 10, "iso88594": 11, "iso88595": 25,
-	"iso88596": 26, "iso88597": 27, "iso88598": 28, "iso88599": 12, "johab": 40, "koi8": 22, "koi8r": 22,
-	"koi8u": 34, "latin1": 8, "latin2": 9, "latin3": 10, "latin4": 11, "latin5": 12, "latin6": 13,
-	"latin7": 14, "latin8": 15, "latin9": 16, "latin10": 17, "mskanji": 35, "muleinternal": 7,
-	"shiftjis": 35, "shiftjis2004": 41, "sjis": 35, "sqlascii": 0, "tcvn": 19, "tcvn5712": 19, "uhc": 38,
-	"unicode": 6, "utf8": 6, "vscii": 19, "win": 23, "win1250": 29, "win1251": 23, "win1252": 24,
-	"win1253": 30, "win1254": 31, "win1255": 32, "win1256": 18, "win1257": 33, "win1258": 19, "win866": 20,
-	"win874": 21, "win932": 35, "win936": 37, "win949": 38, "win950": 36, "windows1250": 29,
-	"windows1251": 23, "windows1252": 24, "windows1253": 30, "windows1254": 31, "windows1255": 32,
-	"windows1256": 18, "windows1257": 33, "windows1258": 19, "windows866": 20, "windows874": 21,
-	"windows932": 35, "windows936": 37, "windows949": 38, "windows950": 36,
-}
-
 // pgEncodingByName resolves an encoding's name as PostgreSQL does: case
 // and characters other than letters and digits do not count.
 func pgEncodingByName(name string) (int, bool) {
-	var b strings.Builder
-	for _, r := range strings.ToLower(name) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		}
+	pg, ok := pgenc.Lookup(name)
+	if !ok {
+		return 0, false
 	}
-	enc, ok := pgEncodingNames[b.String()]
-	return enc, ok
+	return slices.Index(pgEncodings[:], pg), true
 }
 
 // asciiTables give, for the bytes 128 to 255 of each encoding to_ascii

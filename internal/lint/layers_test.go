@@ -85,7 +85,7 @@ var allow = map[string]rule{
 	"internal/dataflow": {why: "the circuit runtime and arrangements",
 		deps: []string{"internal/expr", "internal/intmap", "internal/value", "internal/zset"}, tests: []string{"internal/pgerr"}},
 	"internal/expr": {why: "scalar expressions over values",
-		deps: []string{"internal/ident", "internal/pgerr", "internal/tsearch", "internal/value", "internal/xpath"}},
+		deps: []string{"internal/ident", "internal/pgenc", "internal/pgerr", "internal/tsearch", "internal/value", "internal/xpath"}},
 	"internal/xpath": {why: "XPath 1.0 over XML documents, as libxml2 evaluates it",
 		deps: []string{}},
 	"internal/tsearch": {why: "text search: the default parser, the english and simple configurations, tsvector and tsquery",
