@@ -28,17 +28,7 @@ func TestParallelCommitGate(t *testing.T) {
 		if workers > 0 {
 			e.SetWorkers(workers)
 		}
-		sess := e.NewSession()
-		run := func(script string) {
-			t.Helper()
-			if err := sess.ExecScript(script, func(engine.Result) error { return nil }); err != nil {
-				t.Fatal(err)
-			}
-		}
-		run(`CREATE TABLE t (id int PRIMARY KEY, grp int NOT NULL, val int NOT NULL);
-			INSERT INTO t SELECT g, g % 10, g FROM generate_series(1, 3000) g;
-			CREATE MATERIALIZED VIEW grouped AS SELECT grp, count(*), sum(val) FROM t GROUP BY grp;
-			CREATE MATERIALIZED VIEW filtered AS SELECT id, val FROM t WHERE val % 2 = 0;`)
+		sess, run := groupedAndFiltered(t, e)
 		// A monotonic clock is enough to count the waves.
 		var clock atomic.Int64
 		tr := &engine.ScheduleTrace{Clock: func() int64 { return clock.Add(1) }}
@@ -74,4 +64,22 @@ func TestParallelCommitGate(t *testing.T) {
 			t.Fatalf("workers=%d: got %v, want %v first", workers, got, want)
 		}
 	}
+}
+
+// groupedAndFiltered loads 3,000 rows into t under two views of it,
+// grouped and filtered, and returns the session and a runner of scripts on it.
+func groupedAndFiltered(t *testing.T, e *engine.Engine) (*engine.Session, func(script string)) {
+	t.Helper()
+	sess := e.NewSession()
+	run := func(script string) {
+		t.Helper()
+		if err := sess.ExecScript(script, func(engine.Result) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(`CREATE TABLE t (id int PRIMARY KEY, grp int NOT NULL, val int NOT NULL);
+		INSERT INTO t SELECT g, g % 10, g FROM generate_series(1, 3000) g;
+		CREATE MATERIALIZED VIEW grouped AS SELECT grp, count(*), sum(val) FROM t GROUP BY grp;
+		CREATE MATERIALIZED VIEW filtered AS SELECT id, val FROM t WHERE val % 2 = 0;`)
+	return sess, run
 }

@@ -15,17 +15,7 @@ import (
 func TestRelayIdle(t *testing.T) {
 	e := engine.New()
 	e.SetWorkers(2)
-	sess := e.NewSession()
-	run := func(script string) {
-		t.Helper()
-		if err := sess.ExecScript(script, func(engine.Result) error { return nil }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	run(`CREATE TABLE t (id int PRIMARY KEY, grp int NOT NULL, val int NOT NULL);
-		INSERT INTO t SELECT g, g % 10, g FROM generate_series(1, 3000) g;
-		CREATE MATERIALIZED VIEW grouped AS SELECT grp, count(*), sum(val) FROM t GROUP BY grp;
-		CREATE MATERIALIZED VIEW filtered AS SELECT id, val FROM t WHERE val % 2 = 0;`)
+	_, run := groupedAndFiltered(t, e)
 	r0, s0 := e.Relayed()
 	for _, n := range []int{1, 1, 100, 511} {
 		run(`UPDATE t SET val = val + 1 WHERE id <= ` + strconv.Itoa(n))
