@@ -195,7 +195,12 @@ func TestLoadCountedRowsBytes(t *testing.T) {
 		}
 		return after.TotalAlloc - before.TotalAlloc
 	}
+	// The least of three loads each way: another goroutine's allocations
+	// can only add to a measurement.
 	direct, fromKeys := allocated(false), allocated(true)
+	for range 2 {
+		direct, fromKeys = min(direct, allocated(false)), min(fromKeys, allocated(true))
+	}
 	t.Logf("allocated: %d bytes from the rows, %d from the sort keys", direct, fromKeys)
 	if direct+16*n > fromKeys {
 		t.Fatalf("counted from the rows: %d bytes, from the sort keys %d: under 16 bytes a row less", direct, fromKeys)
