@@ -2,6 +2,7 @@ package dataflow
 
 import (
 	"math"
+	"slices"
 	"sync/atomic"
 )
 
@@ -21,6 +22,12 @@ import (
 // countedHole marks, in a direct count's keys, a row that has none (an
 // empty id, or a NULL key left out).
 const countedHole = math.MinInt32
+
+// countedProbe is how many rows a direct count first makes room for:
+// a load that cannot be counted gives up within them, as a rule (an
+// order that does not rise at its second row, a key of more than 32 rows
+// among a few thousand keys), and leaves the rest unallocated.
+const countedProbe = 1 << 16
 
 // keyCounts counts the rows of each integer key as a direct count meets
 // them: count[d] rows of key lo+d, the first of them row first[d]. Its
@@ -90,8 +97,13 @@ func (a *Arrangement) loadCountedRows(src *loadSrc) bool {
 	if len(rs) < countedMin || a.ints == nil || rs == nil || src.keep != nil || a.bnd != nil || a.pack || countedOff || directOff {
 		return false
 	}
-	keys := make([]int32, len(rs)) // a row's key less the first key, or countedHole
-	k0s := make([]uint64, len(rs))
+	// keys[i]: row i's key less the first key, or countedHole; k0s: the
+	// order summaries of the rows that have a key. Both first for the
+	// rows a count that must give up usually reads before it does, then
+	// for all of them.
+	first := min(len(rs), countedProbe)
+	keys := make([]int32, 0, first)
+	k0s := make([]uint64, 0, first)
 	counts := keyCounts{limit: countedSpan * len(rs)}
 	var base int64
 	var rowsB int64
@@ -102,7 +114,11 @@ func (a *Arrangement) loadCountedRows(src *loadSrc) bool {
 		if i%touchAhead == 0 && i+touchAhead < len(rs) {
 			touched += touch(rs[i+touchAhead : min(i+2*touchAhead, len(rs))])
 		}
-		keys[i] = countedHole
+		if len(keys) == cap(keys) {
+			keys = slices.Grow(keys, len(rs)-len(keys))
+			k0s = slices.Grow(k0s, len(rs)-len(k0s))
+		}
+		keys = append(keys, countedHole)
 		if row == nil {
 			continue
 		}
@@ -137,7 +153,8 @@ func (a *Arrangement) loadCountedRows(src *loadSrc) bool {
 		if int64(d) <= countedHole || int64(d) > math.MaxInt32 || !counts.add(k, int32(i)) {
 			return false
 		}
-		keys[i], k0s[n] = int32(int64(d)), k0
+		keys[i] = int32(int64(d))
+		k0s = append(k0s, k0)
 		n++
 		rowsB += RowBytes(row)
 	}
