@@ -88,7 +88,7 @@ func (c *keyCounts) extend(xs []int32, n int) []int32 {
 }
 
 // loadCountedRows loads src's rows (read in place, every one of weight
-// one) by counting them as the package's comment above says, and reports
+// one) by counting them as this file's first comment says, and reports
 // whether it did; when it did not, the arrangement is untouched and the
 // load takes the general way, which also reports the errors of the rows'
 // evaluation.
