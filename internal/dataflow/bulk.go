@@ -160,6 +160,9 @@ func (s *loadSrc) at(i int32) (value.Row, int64) {
 const loadChunk = 1 << 12
 
 func (a *Arrangement) load(src loadSrc) error {
+	if a.loadCountedRows(&src) {
+		return nil
+	}
 	var p loadPart
 	all := make([]loadKey, src.n)
 	if h := src.n / 2; src.n >= bulkSplit && runtime.GOMAXPROCS(0) >= 2 && a.colsOnly() && (src.keep == nil || src.split) {

@@ -62,40 +62,7 @@ func (a *Arrangement) loadCounted(keys []loadKey, src *loadSrc, rowsB int64) boo
 			return false
 		}
 	}
-	// The runs in the order of their keys, as the general load makes
-	// them (by kk as unsigned: a negative key after the others), each cut
-	// at its size.
-	runs := make([]*run, n)
-	var smalls runSlab
-	var buf []byte
-	order := func(fn func(d int)) {
-		if lo < 0 && hi >= 0 {
-			for d := -lo; d < int64(n); d++ {
-				fn(int(d))
-			}
-			for d := int64(0); d < -lo; d++ {
-				fn(int(d))
-			}
-			return
-		}
-		for d := range n {
-			fn(d)
-		}
-	}
-	order(func(d int) {
-		c := count[d]
-		if c == 0 {
-			return
-		}
-		buf, _, _ = a.AppendKey(buf[:0], src.rs[first[d]]) // evaluated without error before
-		r := a.putRun(buf, smalls.run())
-		r.small = smalls.take(int(c))
-		runs[d] = r
-		a.n += int(c)
-		a.total += int64(c)
-		a.bytes += r.storeBytes()
-		count[d] = 0 // from here on, how many entries the run has
-	})
+	runs := a.cutCountedRuns(src, lo, count, first)
 	for i := range keys {
 		k := &keys[i]
 		d := int64(k.kk) - lo
@@ -110,6 +77,45 @@ func (a *Arrangement) loadCounted(keys []loadKey, src *loadSrc, rowsB int64) boo
 	a.rowsB += rowsB
 	countedLoads.Add(1)
 	return true
+}
+
+// cutCountedRuns makes the runs of the keys lo+d that have count[d]
+// rows, one of them src's row first[d], in the order the general load
+// makes them (by key as unsigned: a negative key after the others), each
+// cut at its size from the same slabs, and returns them by d; it sets
+// count[d] to 0, from where it counts the entries written into run d.
+func (a *Arrangement) cutCountedRuns(src *loadSrc, lo int64, count, first []int32) []*run {
+	n := len(count)
+	runs := make([]*run, n)
+	var smalls runSlab
+	var buf []byte
+	cut := func(d int) {
+		c := count[d]
+		if c == 0 {
+			return
+		}
+		buf, _, _ = a.AppendKey(buf[:0], src.rs[first[d]]) // evaluated without error before
+		r := a.putRun(buf, smalls.run())
+		r.small = smalls.take(int(c))
+		runs[d] = r
+		a.n += int(c)
+		a.total += int64(c)
+		a.bytes += r.storeBytes()
+		count[d] = 0
+	}
+	if hi := lo + int64(n) - 1; lo < 0 && hi >= 0 {
+		for d := -lo; d < int64(n); d++ {
+			cut(int(d))
+		}
+		for d := int64(0); d < -lo; d++ {
+			cut(int(d))
+		}
+		return runs
+	}
+	for d := range n {
+		cut(d)
+	}
+	return runs
 }
 
 // countedLoads counts the loads made by counting, for the tests to tell

@@ -3,6 +3,7 @@ package dataflow
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -42,6 +43,12 @@ func TestLoadCounted(t *testing.T) {
 			}
 			return value.NewInt(value.Int8, rng.Int64N(3000))
 		}, false, false, false},
+		{"null-dropped", func(rng *rand.Rand, id int) value.Value {
+			if id%97 == 0 {
+				return value.Null
+			}
+			return value.NewInt(value.Int8, rng.Int64N(3000))
+		}, false, false, true},
 		{"not-rising", func(rng *rand.Rand, _ int) value.Value { return value.NewInt(value.Int8, rng.Int64N(3000)) }, true, false, false},
 		{"other-order", func(rng *rand.Rand, _ int) value.Value { return value.NewInt(value.Int8, rng.Int64N(3000)) }, false, true, false},
 	} {
@@ -54,6 +61,7 @@ func TestLoadCounted(t *testing.T) {
 			if tc.sort {
 				spec.Sort = []SortKey{{Expr: &expr.Col{Idx: 2, T: value.Int8Type}}}
 			}
+			spec.DropNullKeys = tc.name == "null-dropped"
 			var rs []value.Row
 			var rows zset.ZSet
 			for id := range 20000 {
@@ -72,19 +80,32 @@ func TestLoadCounted(t *testing.T) {
 			loaded, staged := NewArrangement(spec), NewArrangement(spec)
 			loaded.Claim()
 			staged.Claim()
-			before := countedLoads.Load()
+			before, direct := countedLoads.Load(), directCounts.Load()
 			if err := loaded.LoadRows(rs); err != nil {
 				t.Fatal(err)
 			}
 			if counted := countedLoads.Load() > before; counted != tc.counted {
 				t.Fatalf("loaded by counting: %v, want %v", counted, tc.counted)
 			}
+			if counted := directCounts.Load() > direct; counted != tc.counted {
+				t.Fatalf("counted from the rows: %v, want %v", counted, tc.counted)
+			}
+			// The count from the sort keys (loadCounted), to which the
+			// count straight from the rows is identical, state included.
+			fromKeys := NewArrangement(spec)
+			fromKeys.Claim()
+			directOff = true
+			err := fromKeys.LoadRows(rs)
+			directOff = false
+			if err != nil {
+				t.Fatal(err)
+			}
 			// The general sort's load, to which a load by counting is
 			// identical, state included.
 			sorted := NewArrangement(spec)
 			sorted.Claim()
 			countedOff = true
-			err := sorted.LoadRows(rs)
+			err = sorted.LoadRows(rs)
 			countedOff = false
 			if err != nil {
 				t.Fatal(err)
@@ -95,8 +116,12 @@ func TestLoadCounted(t *testing.T) {
 			staged.Commit()
 			compareArrangements(t, loaded, staged)
 			compareArrangements(t, loaded, sorted)
+			compareArrangements(t, loaded, fromKeys)
 			if ls, ss := loaded.State(), sorted.State(); ls != ss {
 				t.Fatalf("state loaded %+v, by the general sort %+v", ls, ss)
+			}
+			if ls, ks := loaded.State(), fromKeys.State(); ls != ks {
+				t.Fatalf("state loaded %+v, counted from the sort keys %+v", ls, ks)
 			}
 			checkBytes(t, loaded)
 			// Every key's rows, looked up.
@@ -139,5 +164,46 @@ func TestLoadCounted(t *testing.T) {
 				checkBytes(t, loaded)
 			}
 		})
+	}
+}
+
+// TestLoadCountedRowsBytes loads 400,000 rows by counting straight from
+// the rows and from the sort keys, and checks that the first allocates at
+// least 12 bytes a row less: the sort keys' 32 bytes a row are what it
+// leaves out, for 12 of its own and the room it first made for 65,536
+// rows (countedProbe).
+func TestLoadCountedRowsBytes(t *testing.T) {
+	const n = 400_000
+	rs := make([]value.Row, n)
+	for id := range rs {
+		rs[id] = value.Row{value.NewInt(value.Int8, int64(id)), value.NewInt(value.Int8, int64(id%(n/10)))}
+	}
+	spec := ArrangementSpec{Key: []expr.Expr{&expr.Col{Idx: 1, T: value.Int8Type}}}
+	allocated := func(off bool) uint64 {
+		a := NewArrangement(spec)
+		a.Claim()
+		var before, after runtime.MemStats
+		directOff = off
+		defer func() { directOff = false }()
+		counted := countedLoads.Load()
+		runtime.ReadMemStats(&before)
+		if err := a.LoadRows(rs); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		if countedLoads.Load() == counted {
+			t.Fatal("not loaded by counting")
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	// The least of three loads each way: another goroutine's allocations
+	// can only add to a measurement.
+	direct, fromKeys := allocated(false), allocated(true)
+	for range 2 {
+		direct, fromKeys = min(direct, allocated(false)), min(fromKeys, allocated(true))
+	}
+	t.Logf("allocated: %d bytes from the rows, %d from the sort keys", direct, fromKeys)
+	if direct+12*n > fromKeys {
+		t.Fatalf("counted from the rows: %d bytes, from the sort keys %d: under 12 bytes a row less", direct, fromKeys)
 	}
 }

@@ -176,8 +176,14 @@ type rowLayout struct {
 
 // planLayout returns the rows a layout copies: those that moved, or every
 // row once the rows copied out of former slabs would pass half of them.
+//
+// moved counts replaces, not rows: after a history of changes it is many
+// times the rows (24M replaces of a table of 1M rows), and a list sized by
+// it would reserve that many ids (a hundred MB, counted towards the
+// collector's goal) for at most the rows held. The list takes at most
+// the rows held, and serves again for every row.
 func (s *rowStore) planLayout() *rowLayout {
-	ids := s.ids(make([]int32, 0, s.moved+s.moved/8), true)
+	ids := s.ids(make([]int32, 0, min(s.moved+s.moved/8, s.n)), true)
 	dead := s.dead
 	for _, id := range ids {
 		if int(id)/64 < len(s.slabbed) && s.slabbed[id/64]&(1<<(id%64)) != 0 {
@@ -185,7 +191,10 @@ func (s *rowStore) planLayout() *rowLayout {
 		}
 	}
 	if dead > s.n/2 {
-		return &rowLayout{ids: s.ids(make([]int32, 0, s.n), false)}
+		if cap(ids) < s.n {
+			ids = make([]int32, 0, s.n)
+		}
+		return &rowLayout{ids: s.ids(ids[:0], false)}
 	}
 	return &rowLayout{ids: ids, dead: dead}
 }
