@@ -113,7 +113,7 @@ var allow = map[string]rule{
 		deps: []string{"internal/value"}, tests: []string{"internal/pgtest"}},
 	"internal/value": {why: "typed values, rows, encodings",
 		deps: []string{"internal/pgerr", "internal/tsearch"}},
-	"internal/pgenc": {why: "PostgreSQL's character encodings: names, and conversion of the single-byte ones to and from UTF8",
+	"internal/pgenc": {why: "PostgreSQL's character encodings: names, and conversion to and from UTF8",
 		deps: []string{"internal/pgerr"}, tests: []string{"internal/pgtest"}},
 	"internal/pgerr":           {why: "errors with SQLSTATE"},
 	"internal/intmap":          {why: "integer-keyed maps"},
