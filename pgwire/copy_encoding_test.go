@@ -20,8 +20,8 @@ import (
 // deltaview and on PostgreSQL: LATIN1 and WIN1252 bytes loaded by COPY …
 // FROM STDIN and written back by COPY … TO STDOUT are the same on both;
 // a byte that does not convert, or NUL, fails with PostgreSQL's SQLSTATE,
-// message and line (deltaview's detail, PostgreSQL's context); a client in SQL_ASCII (psql in the C locale) is
-// read as UTF8, as PostgreSQL reads it.
+// message and line (in the context); a client in SQL_ASCII (psql in the
+// C locale) is read as UTF8, as PostgreSQL reads it.
 func TestCopyEncoding(t *testing.T) {
 	addr := startServer(t, deltaview.OpenWith(deltaview.Options{}))
 	dv := connect(t, addr)
@@ -34,6 +34,7 @@ func TestCopyEncoding(t *testing.T) {
 		code    string
 		message string
 		where   string
+		detail  string
 	}
 	run := func(c *pgx.Conn, in, stmt string) outcome {
 		var o outcome
@@ -47,10 +48,8 @@ func TestCopyEncoding(t *testing.T) {
 		}
 		var pe *pgconn.PgError
 		if errors.As(err, &pe) {
-			// deltaview gives COPY's line as the detail, PostgreSQL as
-			// the context.
 			// PostgreSQL has sent the rows before the failing one.
-			o.code, o.message, o.where, o.out = pe.Code, pe.Message, pe.Where+pe.Detail, ""
+			o.code, o.message, o.where, o.detail, o.out = pe.Code, pe.Message, pe.Where, pe.Detail, ""
 		} else if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package pgenc
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"sync"
@@ -146,4 +147,35 @@ func hexBytes(b []byte) string {
 		parts[i] = fmt.Sprintf("0x%02x", c)
 	}
 	return strings.Join(parts, " ")
+}
+
+// Verify is PostgreSQL's pg_verify_mbstr: 22021 for the first bytes of
+// src that are not valid in e (NUL, in a single-byte encoding).
+func (e *Encoding) Verify(src []byte) error {
+	if e.mb != nil {
+		return e.mb.verify(src)
+	}
+	if bytes.IndexByte(src, 0) >= 0 {
+		return pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding %q: 0x00", e.Name)
+	}
+	return nil
+}
+
+// Len is the number of characters in src, which must be valid in e.
+func (e *Encoding) Len(src []byte) (int, error) {
+	if err := e.Verify(src); err != nil {
+		return 0, err
+	}
+	if e.mb == nil {
+		return len(src), nil
+	}
+	n := 0
+	for i := 0; i < len(src); n++ {
+		if src[i] < 0x80 {
+			i++
+		} else {
+			i += e.mb.clen(src[i:])
+		}
+	}
+	return n, nil
 }
