@@ -40,7 +40,7 @@ var allow = map[string]rule{
 	"cmd/deltaview": {why: "the CLI: a client of the public API only",
 		deps: []string{"", "bench", "httpapi", "pgwire", "sink/postgres", "sink/sqlite", "source/postgres", "store"}, tests: []string{"internal/pgtest"}},
 	"pgwire": {why: "the PostgreSQL wire protocol server, apart so that the root package links no driver",
-		deps:  []string{"", "internal/dbaccess", "internal/engine", "internal/pgbinary", "internal/pgerr", "internal/plan", "internal/scram", "internal/sql", "internal/value"},
+		deps:  []string{"", "internal/dbaccess", "internal/engine", "internal/pgbinary", "internal/pgenc", "internal/pgerr", "internal/plan", "internal/scram", "internal/sql", "internal/value"},
 		tests: []string{"internal/pgtest"}},
 	"httpapi": {why: "the HTTP API server, apart so that the root package links no server",
 		deps: []string{"", "internal/dbaccess", "internal/engine", "internal/pgerr", "internal/plan", "internal/resultfmt", "internal/sql", "internal/value"}},
