@@ -461,6 +461,9 @@ func (c *conn) simpleQuery(q string) {
 			}
 			for _, r := range results {
 				c.sendNotices(r) // sent before the error, as PostgreSQL sends them
+				if r.CopyOut != nil && !r.CopyOut.Binary {
+					c.sendCopyLines(r.CopyOut) // the lines of a COPY … TO before its error
+				}
 			}
 			c.sendError(err, q, off)
 			return
@@ -618,6 +621,12 @@ func (c *conn) sendCopyOut(out *engine.CopyOut) {
 		c.sendBinaryCopyOut(out)
 		return
 	}
+	c.sendCopyLines(out)
+	c.be.Send(&pgproto3.CopyDone{})
+}
+
+// sendCopyLines sends the CopyOutResponse and COPY … TO's lines.
+func (c *conn) sendCopyLines(out *engine.CopyOut) {
 	c.be.Send(&pgproto3.CopyOutResponse{OverallFormat: 0, ColumnFormatCodes: make([]uint16, out.Columns)})
 	start := 0
 	for n, end := range out.Ends {
@@ -627,7 +636,6 @@ func (c *conn) sendCopyOut(out *engine.CopyOut) {
 			c.be.Flush()
 		}
 	}
-	c.be.Send(&pgproto3.CopyDone{})
 }
 
 // copyIn runs COPY … FROM STDIN: it asks for the data, collects the
