@@ -38,7 +38,7 @@ func (c *conn) startTLS() error {
 		return err
 	}
 	c.rw, c.tls = tc, true
-	c.be = pgproto3.NewBackend(tc, tc)
+	c.be = newBackend(pgproto3.NewBackend(tc, tc))
 	c.be.SetMaxBodyLen(maxMessage)
 	return nil
 }

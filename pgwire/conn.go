@@ -36,7 +36,7 @@ type conn struct {
 	nc  net.Conn // the client's connection, for its address and deadlines
 	pid uint32   // the session's pg_backend_pid(), set with sess
 	key []byte   // the secret key of cancel requests
-	be  *pgproto3.Backend
+	be  *backend
 	// cancel receives the connection's cancel requests, for a streaming
 	// COPY (SUBSCRIBE …) and FETCH's waits; a statement of the session is
 	// cancelled through the session.
@@ -78,7 +78,7 @@ type conn struct {
 // fails or the server shuts down.
 func (c *conn) serve() error {
 	defer func() { c.rw.Close() }()
-	c.be = pgproto3.NewBackend(c.nc, c.nc)
+	c.be = newBackend(pgproto3.NewBackend(c.nc, c.nc))
 	c.be.SetMaxBodyLen(maxMessage)
 	c.nc.SetWriteDeadline(time.Now().Add(authTimeout))
 	c.srv.setReadDeadline(c, time.Now().Add(authTimeout))
@@ -131,6 +131,24 @@ func (c *conn) serve() error {
 		c.idleEnd()
 		if idle > 0 {
 			c.srv.clearReadDeadline(c)
+		}
+		if err == nil {
+			conv, cerr := c.be.receive(msg)
+			if cerr != nil {
+				// Text not valid in the client's encoding: the message
+				// fails as PostgreSQL fails it.
+				c.sendError(c.sess.Fail(cerr), "", 0)
+				if _, ok := msg.(*pgproto3.Query); ok {
+					c.readyForQuery()
+				} else {
+					c.skip = true
+				}
+				if err := c.be.Flush(); err != nil {
+					return err
+				}
+				continue
+			}
+			msg = conv
 		}
 		if err != nil {
 			if c.srv.isClosing() {
@@ -296,6 +314,7 @@ func (c *conn) readyForQuery() {
 	// As PostgreSQL, report the settings that changed (SET TimeZone,
 	// application_name, …, and their undoing by ROLLBACK) before
 	// ReadyForQuery.
+	c.setEncoding()
 	for _, r := range c.sess.TakeReports() {
 		c.be.Send(&pgproto3.ParameterStatus{Name: r.Name, Value: r.Value})
 	}
@@ -372,7 +391,9 @@ func (c *conn) simpleQuery(q string) {
 			c.sendError(c.sess.Fail(err), q, 0)
 			return
 		}
-		c.sendResult(res, nil, true)
+		if err := c.sendResult(res, nil, true); err != nil {
+			c.sendError(c.sess.Fail(err), q, 0)
+		}
 		return
 	}
 	parts, err := sql.Split(q)
@@ -399,7 +420,10 @@ func (c *conn) simpleQuery(q string) {
 				c.sendError(err, q, off)
 				return
 			}
-			c.sendResult(res, nil, true)
+			if err := c.sendResult(res, nil, true); err != nil {
+				c.sendError(c.sess.Fail(err), q, 0)
+				return
+			}
 			continue
 		}
 		if m := copySubscribe.FindStringSubmatch(p); m != nil {
@@ -437,12 +461,18 @@ func (c *conn) simpleQuery(q string) {
 			}
 			for _, r := range results {
 				c.sendNotices(r) // sent before the error, as PostgreSQL sends them
+				if r.CopyOut != nil && !r.CopyOut.Binary {
+					c.sendCopyLines(r.CopyOut) // the lines of a COPY … TO before its error
+				}
 			}
 			c.sendError(err, q, off)
 			return
 		}
 		for _, r := range results {
-			c.sendResult(r, nil, true)
+			if err := c.sendResult(r, nil, true); err != nil {
+				c.sendError(c.sess.Fail(err), q, 0)
+				return
+			}
 		}
 	}
 	if !ran {
@@ -452,8 +482,11 @@ func (c *conn) simpleQuery(q string) {
 
 // sendResult sends a statement's notices, then its rows (preceded by
 // their description when describe is set) in the formats given (text when
-// empty, one format for all when one), then its command tag.
-func (c *conn) sendResult(r engine.Result, formats []int16, describe bool) {
+// empty, one format for all when one), then its command tag. A row that
+// cannot be sent in the client's encoding ends it: its error is returned,
+// to be sent in place of the tag, after the rows before it, as
+// PostgreSQL does.
+func (c *conn) sendResult(r engine.Result, formats []int16, describe bool) error {
 	c.sendNotices(r)
 	c.tag = append(c.tag[:0], r.Tag...)
 	if r.CopyOut != nil {
@@ -463,7 +496,9 @@ func (c *conn) sendResult(r engine.Result, formats []int16, describe bool) {
 		if describe {
 			c.be.Send(rowDescription(r.Columns, formats))
 		}
-		c.sendRows(r.Rows, r.Columns, formats)
+		if err := c.sendRows(r.Rows, r.Columns, formats); err != nil {
+			return err
+		}
 		if r.Tag == "" {
 			c.tag = strconv.AppendInt(append(c.tag, "SELECT "...), int64(len(r.Rows)), 10)
 		}
@@ -475,6 +510,7 @@ func (c *conn) sendResult(r engine.Result, formats []int16, describe bool) {
 		clear(c.stmts)
 		clear(c.portals)
 	}
+	return nil
 }
 
 func rowDescription(cols []plan.Column, formats []int16) *pgproto3.RowDescription {
@@ -505,7 +541,7 @@ var emptyValue = []byte{}
 
 // sendRows sends rows as DataRows, encoding each into the connection's
 // reused buffers.
-func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) {
+func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) error {
 	style, zone := c.sess.TextStyle(), c.sess.TimeZone()
 	for n, row := range rows {
 		c.buf, c.ends = c.buf[:0], c.ends[:0]
@@ -524,6 +560,18 @@ func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) {
 				c.buf = pgbinary.AppendBinary(c.buf, v, v.Kind())
 			} else {
 				c.buf = value.AppendTextZone(c.buf, v, style, zone)
+				if c.be.enc != nil {
+					// The value in the client's encoding, in place.
+					start := 0
+					if len(c.ends) > 0 {
+						start = max(c.ends[len(c.ends)-1], 0)
+					}
+					conv, err := c.be.value(c.buf[start:])
+					if err != nil {
+						return err
+					}
+					c.buf = append(c.buf[:start], conv...)
+				}
 			}
 			c.ends = append(c.ends, len(c.buf))
 		}
@@ -548,6 +596,7 @@ func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) {
 			c.be.Flush()
 		}
 	}
+	return nil
 }
 
 // isCopyFromStdin reports whether st is COPY … FROM STDIN.
@@ -572,6 +621,12 @@ func (c *conn) sendCopyOut(out *engine.CopyOut) {
 		c.sendBinaryCopyOut(out)
 		return
 	}
+	c.sendCopyLines(out)
+	c.be.Send(&pgproto3.CopyDone{})
+}
+
+// sendCopyLines sends the CopyOutResponse and COPY … TO's lines.
+func (c *conn) sendCopyLines(out *engine.CopyOut) {
 	c.be.Send(&pgproto3.CopyOutResponse{OverallFormat: 0, ColumnFormatCodes: make([]uint16, out.Columns)})
 	start := 0
 	for n, end := range out.Ends {
@@ -581,7 +636,6 @@ func (c *conn) sendCopyOut(out *engine.CopyOut) {
 			c.be.Flush()
 		}
 	}
-	c.be.Send(&pgproto3.CopyDone{})
 }
 
 // copyIn runs COPY … FROM STDIN: it asks for the data, collects the

@@ -298,7 +298,9 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 	rows := pt.res.Rows[pt.sent:]
 	if m.MaxRows > 0 && uint32(len(rows)) > m.MaxRows {
 		rows = rows[:m.MaxRows]
-		c.sendRows(rows, pt.res.Columns, pt.formats)
+		if err := c.sendRows(rows, pt.res.Columns, pt.formats); err != nil {
+			return err
+		}
 		pt.sent += len(rows)
 		c.be.Send(&pgproto3.PortalSuspended{})
 		return nil
@@ -306,6 +308,5 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 	r := pt.res
 	r.Rows, r.Notices, r.NoticeLevels, r.NoticeCodes = rows, nil, nil, nil
 	pt.sent += len(rows)
-	c.sendResult(r, pt.formats, false)
-	return nil
+	return c.sendResult(r, pt.formats, false)
 }

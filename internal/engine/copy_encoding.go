@@ -36,7 +36,9 @@ func decodeCopy(r io.Reader, enc *pgenc.Encoding) io.Reader {
 }
 
 // encodeCopyOut converts a COPY … TO's text from UTF8 to enc, line by
-// line (CSV lines may hold line ends: Ends says where they end).
+// line (CSV lines may hold line ends: Ends says where they end). On a
+// character enc lacks, out keeps the lines before its line, which
+// PostgreSQL sends before the error.
 func encodeCopyOut(out *CopyOut, enc *pgenc.Encoding) error {
 	if enc == nil || len(out.Data) == 0 {
 		return nil
@@ -45,7 +47,9 @@ func encodeCopyOut(out *CopyOut, enc *pgenc.Encoding) error {
 	start := 0
 	for i, end := range out.Ends {
 		var err error
+		n := len(data)
 		if data, err = enc.FromUTF8(data, out.Data[start:end]); err != nil {
+			out.Data, out.Ends = data[:n], out.Ends[:i]
 			return err
 		}
 		start, out.Ends[i] = end, len(data)

@@ -104,7 +104,7 @@ func TestCopyBadLineAppliesNothing(t *testing.T) {
 	}
 	var pe *pgerr.Error
 	errors.As(err, &pe)
-	if !strings.Contains(pe.Detail, "COPY t, line 3, column d") {
+	if !strings.Contains(pe.Context, "COPY t, line 3, column d") {
 		t.Errorf("detail %q does not name the line and column", pe.Detail)
 	}
 	_, _, err = runScript(e, "COPY t FROM STDIN;\n1\t2024-01-01\nzz\t2024-01-01\n\\.\n")

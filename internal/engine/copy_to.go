@@ -98,6 +98,9 @@ func (s *Session) copyTo(c *sql.CopyTo, rec *recorder) (Result, error) {
 		out.Ends = append(out.Ends, len(out.Data))
 	}
 	if err := encodeCopyOut(out, enc); err != nil {
+		if c.File == "" {
+			return Result{CopyOut: out}, err // the lines before the error
+		}
 		return Result{}, err
 	}
 	r := Result{Tag: "COPY " + strconv.Itoa(len(res.Rows)), Notices: res.Notices, NoticeLevels: res.NoticeLevels}

@@ -347,6 +347,8 @@ type Result struct {
 	HasRows bool
 	Tag     string
 	// CopyOut is the data of COPY … TO STDOUT; nil for other statements.
+	// With an error (a character the ENCODING lacks) it holds the lines
+	// before the failing one, which PostgreSQL sends before its error.
 	CopyOut *CopyOut
 	Notices []string
 	// NoticeLevels are the severities of the notices that are not

@@ -492,18 +492,19 @@ func dateStyleFrom(cur, v string) (string, error) {
 	return format + ", " + order, nil
 }
 
-// checkClientEncoding accepts UTF8 and SQL_ASCII under their names (a
-// SQL_ASCII client's text is neither converted nor, going out, checked,
-// as PostgreSQL does in a UTF8 database); another of PostgreSQL's
-// encodings is 0A000, an unknown name 22023.
+// checkClientEncoding accepts PostgreSQL's encodings that convert to and
+// from UTF8 (internal/pgenc), under any of their names; a SQL_ASCII
+// client's text is neither converted nor, going out, checked, as
+// PostgreSQL does in a UTF8 database. MULE_INTERNAL, which does not
+// convert, and an unknown name are 22023, as in PostgreSQL.
 func checkClientEncoding(v string) (string, error) {
 	enc, ok := pgenc.Lookup(v)
-	switch {
-	case !ok:
+	if !ok {
 		return "", pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", "client_encoding", v)
-	case enc != "UTF8" && enc != "SQL_ASCII":
-		return "", pgerr.New(pgerr.FeatureNotSupported, "client encoding %s is not supported", enc).
-			WithHint("deltaview speaks UTF8 only: set the client's encoding to UTF8 (COPY … ENCODING converts COPY's data from and to the single-byte encodings)")
+	}
+	if _, err := pgenc.Get(enc); err != nil {
+		return "", pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", "client_encoding", v).
+			WithDetail("Conversion between %s and UTF8 is not supported.", enc)
 	}
 	return enc, nil
 }

@@ -233,7 +233,7 @@ func TestCopyFromDirectory(t *testing.T) {
 	}
 	// A read error is found while reading, at a line, as PostgreSQL's
 	// CONTEXT says of its own read errors.
-	for _, tc := range []struct{ file, code, msg, detail string }{
+	for _, tc := range []struct{ file, code, msg, context string }{
 		{dir, "42809", strconv.Quote(dir) + " is a directory", ""},
 		{"reader", "42809", `"reader" is a directory`, "COPY t, line 1"},
 		{missing, "58P01", `could not open file "` + missing + `" for reading: no such file or directory`, ""},
@@ -241,7 +241,7 @@ func TestCopyFromDirectory(t *testing.T) {
 		q := "COPY t FROM '" + tc.file + "'"
 		_, _, err := runScript(e, q)
 		var pe *pgerr.Error
-		if !errors.As(err, &pe) || pe.Code != tc.code || pe.Message != tc.msg || pe.Detail != tc.detail {
+		if !errors.As(err, &pe) || pe.Code != tc.code || pe.Message != tc.msg || pe.Context != tc.context {
 			t.Errorf("%s: got %v, want %s %s", q, err, tc.code, tc.msg)
 		}
 		if pg != nil && tc.file != "reader" {

@@ -546,9 +546,10 @@ func (s *Session) finish(res Result, err error) ([]Result, error) {
 	var out []Result
 	if err == nil {
 		out = []Result{res}
-	} else if len(res.Notices) > 0 {
-		// The notices sent before the error (RAISE NOTICE in PL/pgSQL).
-		out = []Result{{Notices: res.Notices, NoticeLevels: res.NoticeLevels}}
+	} else if len(res.Notices) > 0 || res.CopyOut != nil {
+		// The notices sent before the error (RAISE NOTICE in PL/pgSQL),
+		// and the lines of a COPY … TO STDOUT before it.
+		out = []Result{{Notices: res.Notices, NoticeLevels: res.NoticeLevels, CopyOut: res.CopyOut}}
 	}
 	s.inboxMu.Lock()
 	out = append(out, s.inbox...)

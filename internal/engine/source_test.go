@@ -30,7 +30,7 @@ COPY addresses FROM STDIN WITH (FORMAT debezium);
 \.
 `)
 	pe := pgerr.Wrap(err)
-	if pe.Code != pgerr.InvalidTextRep || pe.Detail != "COPY customers, line 5" || pe.Hint != "the 3 events before this transaction were committed" {
+	if pe.Code != pgerr.InvalidTextRep || pe.Context != "COPY customers, line 5" || pe.Hint != "the 3 events before this transaction were committed" {
 		t.Errorf("malformed event outside BEGIN: %s; detail %q; hint %q", pe.Message, pe.Detail, pe.Hint)
 	}
 	if got := flat(run(t, e, "SELECT cid FROM dim ORDER BY cid")); got != "cid 1 2 3" {

@@ -18,8 +18,8 @@ import (
 const codeSubscript = "2202E"
 
 // PostgreSQL's functions on bytea: length, substring, position, bytes
-// and bits by index, concatenation, encode/decode, digests and the
-// conversions between text and its UTF8 bytes.
+// and bits by index, concatenation, encode/decode and digests (the
+// conversions between text and bytes are in func_convert.go).
 func init() {
 	B, T, I4, I8 := value.Bytea, value.Text, value.Int4, value.Int8
 	bytea := func(b []byte) value.Value { return value.NewBytea(b) }
@@ -165,50 +165,6 @@ func init() {
 	digest("sha256", func(b []byte) []byte { s := sha256.Sum256(b); return s[:] })
 	digest("sha384", func(b []byte) []byte { s := sha512.Sum384(b); return s[:] })
 	digest("sha512", func(b []byte) []byte { s := sha512.Sum512(b); return s[:] })
-	strict("convert_to", kinds(T, T), value.ByteaType, func(a []value.Value) (value.Value, error) {
-		enc, err := encodingOf(textOf(a[1]), "destination")
-		if err != nil {
-			return value.Null, err
-		}
-		s := textOf(a[0])
-		if enc != "LATIN1" {
-			return bytea([]byte(s)), nil
-		}
-		b := make([]byte, 0, len(s))
-		for i, r := range s {
-			if r > 0xff {
-				_, n := utf8.DecodeRuneInString(s[i:])
-				return value.Null, pgerr.New(codeUntranslatable, "character with byte sequence %s in encoding \"UTF8\" has no equivalent in encoding \"LATIN1\"", hexBytes(s[i:i+n]))
-			}
-			b = append(b, byte(r))
-		}
-		return bytea(b), nil
-	})
-	strict("convert_from", kinds(B, T), value.TextType, func(a []value.Value) (value.Value, error) {
-		enc, err := encodingOf(textOf(a[1]), "source")
-		if err != nil {
-			return value.Null, err
-		}
-		s := a[0].Str()
-		if enc == "LATIN1" {
-			var b strings.Builder
-			for i := 0; i < len(s); i++ {
-				if s[i] == 0 {
-					return value.Null, pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"LATIN1\": 0x00")
-				}
-				b.WriteRune(rune(s[i]))
-			}
-			return text(b.String()), nil
-		}
-		for i := 0; i < len(s); {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == 0 || r == utf8.RuneError && n <= 1 {
-				return value.Null, errByteSequence(s[i:])
-			}
-			i += n
-		}
-		return text(s), nil
-	})
 }
 
 // byteaSubstr is bytea_substr: count bytes from the 1-based start, the
@@ -235,35 +191,6 @@ func errIndexRange(i, last int64) error {
 
 // codeUntranslatable is SQLSTATE 22P05, untranslatable_character.
 const codeUntranslatable = "22P05"
-
-// encodingOf resolves an encoding name as PostgreSQL's pg_char_to_encoding
-// does (any case, punctuation ignored): UTF8, the server encoding, and
-// SQL_ASCII, whose bytes convert as they are; LATIN1, a byte per
-// character. Another known encoding is not supported (0A000), an unknown
-// one 22023.
-func encodingOf(name, which string) (string, error) {
-	var b strings.Builder
-	for _, r := range strings.ToLower(name) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		}
-	}
-	switch b.String() {
-	case "utf8", "unicode":
-		return "UTF8", nil
-	case "sqlascii":
-		return "SQL_ASCII", nil
-	case "latin1", "iso88591":
-		return "LATIN1", nil
-	case "latin2", "latin3", "latin4", "latin5", "latin6", "latin7", "latin8", "latin9", "latin10", "win1250", "win1251",
-		"win1252", "win1253", "win1254", "win1255", "win1256", "win1257", "win1258", "win866", "win874", "koi8r", "koi8u",
-		"eucjp", "eucjis2004", "euccn", "euckr", "euctw", "sjis", "shiftjis2004", "gbk", "gb18030", "big5", "uhc", "johab",
-		"mulecode", "iso88595", "iso88596", "iso88597", "iso88598":
-		return "", pgerr.New(pgerr.FeatureNotSupported, "conversion to or from encoding \"%s\" is not supported", name).
-			WithHint("UTF8, SQL_ASCII and LATIN1 are")
-	}
-	return "", pgerr.New(pgerr.InvalidParameter, "invalid %s encoding name \"%s\"", which, name)
-}
 
 // hexBytes prints bytes as PostgreSQL's conversion errors do: "0xc3 0xa9".
 func hexBytes(s string) string {

@@ -1,8 +1,6 @@
 package expr
 
 import (
-	"unicode/utf8"
-
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -37,49 +35,6 @@ func init() {
 	// gives for a value it did not compress.
 	register(&FuncDef{Name: "pg_column_compression", Strict: true, Params: kinds(value.Unknown), Result: value.TextType,
 		Eval: func([]value.Value) (value.Value, error) { return value.Null, nil }})
-	strict("convert", kinds(value.Bytea, value.Text, value.Text), value.ByteaType, func(a []value.Value) (value.Value, error) {
-		// The bytes read in the source encoding, written in the
-		// destination one: both names are checked first, the source's
-		// first.
-		if _, err := encodingOf(textOf(a[1]), "source"); err != nil {
-			return value.Null, err
-		}
-		if _, err := encodingOf(textOf(a[2]), "destination"); err != nil {
-			return value.Null, err
-		}
-		s, err := callBuiltin("convert_from", a[0], a[1])
-		if err != nil {
-			return value.Null, err
-		}
-		return callBuiltin("convert_to", s, a[2])
-	})
-	strict("length", kinds(value.Bytea, value.Text), value.Int4Type, func(a []value.Value) (value.Value, error) {
-		enc, err := encodingOf(textOf(a[1]), "")
-		if err != nil {
-			if pgerr.Code(err) == pgerr.InvalidParameter {
-				return value.Null, pgerr.New(pgerr.InvalidParameter, "invalid encoding name \"%s\"", textOf(a[1]))
-			}
-			return value.Null, err
-		}
-		s := a[0].Str()
-		if enc == "UTF8" {
-			n := int64(0)
-			for i := 0; i < len(s); n++ {
-				r, w := utf8.DecodeRuneInString(s[i:])
-				if r == 0 || r == utf8.RuneError && w <= 1 {
-					return value.Null, errByteSequence(s[i:])
-				}
-				i += w
-			}
-			return value.NewInt(value.Int4, n), nil
-		}
-		for i := 0; i < len(s); i++ {
-			if s[i] == 0 {
-				return value.Null, pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"%s\": 0x00", enc)
-			}
-		}
-		return value.NewInt(value.Int4, int64(len(s))), nil
-	})
 }
 
 // callBuiltin calls the built-in function name on args, its one

@@ -3,6 +3,7 @@ package pgbinary
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -57,7 +58,7 @@ func AppendCopyTrailer(buf []byte) []byte {
 // name the line (the row) as PostgreSQL's do, of table.
 func ReadCopy(data []byte, types []value.Type, table string, emit func(value.Row) error) error {
 	bad := func(line int, format string, args ...any) error {
-		return pgerr.New(pgerr.BadCopyFileFormat, format, args...).WithDetail("COPY %s, line %d", table, line)
+		return pgerr.New(pgerr.BadCopyFileFormat, format, args...).WithContext(fmt.Sprintf("COPY %s, line %d", table, line))
 	}
 	if !bytes.HasPrefix(data, []byte(copySignature)) {
 		return bad(0, "COPY file signature not recognized")
@@ -109,7 +110,7 @@ func ReadCopy(data []byte, types []value.Type, table string, emit func(value.Row
 			v, err := DecodeParam(data[:size:size], 1, t, i+1)
 			if err != nil {
 				return pgerr.New(pgerr.InvalidBinaryRep, "incorrect binary data format").
-					WithDetail("COPY %s, line %d, column %d", table, line, i+1)
+					WithContext(fmt.Sprintf("COPY %s, line %d, column %d", table, line, i+1))
 			}
 			row[i] = v
 			data = data[size:]

@@ -1,6 +1,7 @@
 package pgenc
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"sync"
@@ -11,13 +12,15 @@ import (
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
-// Encoding converts one single-byte encoding to and from UTF8 with
-// PostgreSQL's tables: dec maps each byte to its character (-1 where
-// PostgreSQL has none), enc maps back.
+// Encoding converts one of PostgreSQL's encodings to and from UTF8 with
+// PostgreSQL's tables. For a single-byte encoding dec maps each byte to
+// its character (-1 where PostgreSQL has none), enc maps back; a
+// multi-byte one converts through mb.
 type Encoding struct {
 	Name string
 	dec  [256]rune
 	enc  map[rune]byte
+	mb   *multiByte
 }
 
 // SQLSTATEs of what does not convert.
@@ -68,11 +71,23 @@ func newEncoding(name string, m *charmap.Charmap) *Encoding {
 	return e
 }
 
-// ToUTF8 appends src, in e, to dst in UTF8. It converts up to the first
-// byte that does not, and then returns PostgreSQL's error for it: 22021
-// for NUL, 22P05 for a byte PostgreSQL's table leaves without a
-// character.
+// ToUTF8 appends src, in e, to dst in UTF8, as PostgreSQL's convert_from
+// does: 22021 for input that is not valid in e (NUL included), found
+// before anything converts; else it converts up to the first character
+// PostgreSQL's table leaves without an equivalent and returns 22P05.
 func (e *Encoding) ToUTF8(dst, src []byte) ([]byte, error) {
+	if e.mb != nil {
+		if err := e.mb.verify(src); err != nil {
+			return dst, err
+		}
+		dst, _, err := e.mb.decode(dst, src, true)
+		return dst, err
+	}
+	return e.toUTF8(dst, src)
+}
+
+// toUTF8 is ToUTF8 of a single-byte encoding, which has nothing to verify.
+func (e *Encoding) toUTF8(dst, src []byte) ([]byte, error) {
 	for _, b := range src {
 		if b < 0x80 && b != 0 {
 			dst = append(dst, b)
@@ -94,6 +109,9 @@ func (e *Encoding) ToUTF8(dst, src []byte) ([]byte, error) {
 // first character e does not have, and then returns PostgreSQL's error
 // for it (22P05).
 func (e *Encoding) FromUTF8(dst, src []byte) ([]byte, error) {
+	if e.mb != nil {
+		return e.mb.encode(dst, src)
+	}
 	for i := 0; i < len(src); {
 		if c := src[i]; c < 0x80 {
 			dst = append(dst, c)
@@ -111,6 +129,17 @@ func (e *Encoding) FromUTF8(dst, src []byte) ([]byte, error) {
 	return dst, nil
 }
 
+// decodeSome converts src as ToUTF8 does, character by character, but
+// leaves a multi-byte character cut short at its end for the next call
+// unless final: used says how much of src converted.
+func (e *Encoding) decodeSome(dst, src []byte, final bool) ([]byte, int, error) {
+	if e.mb != nil {
+		return e.mb.decode(dst, src, final)
+	}
+	dst, err := e.toUTF8(dst, src)
+	return dst, len(src), err
+}
+
 // hexBytes writes bytes as PostgreSQL's conversion errors do: 0xe2 0x82 0xac.
 func hexBytes(b []byte) string {
 	parts := make([]string, len(b))
@@ -118,4 +147,35 @@ func hexBytes(b []byte) string {
 		parts[i] = fmt.Sprintf("0x%02x", c)
 	}
 	return strings.Join(parts, " ")
+}
+
+// Verify is PostgreSQL's pg_verify_mbstr: 22021 for the first bytes of
+// src that are not valid in e (NUL, in a single-byte encoding).
+func (e *Encoding) Verify(src []byte) error {
+	if e.mb != nil {
+		return e.mb.verify(src)
+	}
+	if bytes.IndexByte(src, 0) >= 0 {
+		return pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding %q: 0x00", e.Name)
+	}
+	return nil
+}
+
+// Len is the number of characters in src, which must be valid in e.
+func (e *Encoding) Len(src []byte) (int, error) {
+	if err := e.Verify(src); err != nil {
+		return 0, err
+	}
+	if e.mb == nil {
+		return len(src), nil
+	}
+	n := 0
+	for i := 0; i < len(src); n++ {
+		if src[i] < 0x80 {
+			i++
+		} else {
+			i += e.mb.clen(src[i:])
+		}
+	}
+	return n, nil
 }

@@ -1,5 +1,5 @@
 // Package pgenc keeps PostgreSQL's character encodings: their names and
-// aliases, and the conversion of the single-byte ones to and from UTF8,
+// aliases, and their conversion to and from UTF8,
 // the server's encoding, with PostgreSQL's errors for what does not
 // convert. COPY … ENCODING and client_encoding convert through it.
 //
@@ -65,17 +65,22 @@ var maps = map[string]*charmap.Charmap{
 
 // Get returns the conversion of the encoding PostgreSQL names enc: nil
 // for UTF8 and SQL_ASCII, which the server reads as they are (checking
-// that they are valid UTF8); 0A000 for the multi-byte encodings other
-// than UTF8, which do not convert.
+// that they are valid UTF8); 0A000 for MULE_INTERNAL, which does not
+// convert.
 func Get(enc string) (*Encoding, error) {
 	switch enc {
 	case "UTF8", "SQL_ASCII":
 		return nil, nil
 	}
+	if mb, err := loadMultiByte(enc); err != nil || mb != nil {
+		if err != nil {
+			return nil, err
+		}
+		return &Encoding{Name: enc, mb: mb}, nil
+	}
 	m, ok := maps[enc]
 	if !ok {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "conversion between %s and UTF8 is not supported", enc).
-			WithHint("the encodings that convert are UTF8, SQL_ASCII and the single-byte ones (LATIN1 to LATIN10, ISO_8859_5 to ISO_8859_8, WIN866, WIN874, WIN1250 to WIN1258, KOI8R, KOI8U)")
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "conversion between %s and UTF8 is not supported", enc)
 	}
 	return newEncoding(enc, m), nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -89,8 +90,8 @@ func TestLookup(t *testing.T) {
 	if e, err := pgenc.Get("UTF8"); e != nil || err != nil {
 		t.Errorf("Get(UTF8) = %v, %v", e, err)
 	}
-	if _, err := pgenc.Get("EUC_JP"); pgerr.Code(err) != pgerr.FeatureNotSupported {
-		t.Errorf("Get(EUC_JP) = %v, want 0A000", err)
+	if _, err := pgenc.Get("MULE_INTERNAL"); pgerr.Code(err) != pgerr.FeatureNotSupported {
+		t.Errorf("Get(MULE_INTERNAL) = %v, want 0A000", err)
 	}
 }
 
@@ -110,5 +111,30 @@ func TestReaderStopsAtBadByte(t *testing.T) {
 	}
 	if _, err := r.Read(make([]byte, 8)); pgerr.Code(err) != "22P05" {
 		t.Fatalf("read after the error: %v", err)
+	}
+}
+
+// TestReaderJoinsCutCharacters reads a multi-byte encoding a byte at a
+// time: a character cut between two reads converts whole.
+func TestReaderJoinsCutCharacters(t *testing.T) {
+	for enc, in := range map[string]string{"EUC_JP": "a\xa4\xa2\x8e\xb1b\x8f\xb0\xa1", "GB18030": "\x81\x30\x81\x30\x90\x30\x81\x30\xb0\xa1",
+		"SJIS": "\x82\xa0\xb1x\x82\xa0"} {
+		e, err := pgenc.Get(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := e.ToUTF8(nil, []byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(e.NewReader(iotest.OneByteReader(strings.NewReader(in))))
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%s: read %q, %v; want %q", enc, got, err, want)
+		}
+		// Cut short at the end: the last character's bytes are invalid.
+		_, err = io.ReadAll(e.NewReader(iotest.OneByteReader(strings.NewReader(in[:len(in)-1]))))
+		if pgerr.Code(err) != pgerr.CharacterNotInRepertoire {
+			t.Errorf("%s cut short: %v, want 22021", enc, err)
+		}
 	}
 }

@@ -4,12 +4,13 @@ import "io"
 
 // reader converts what it reads, in an encoding, to UTF8.
 type reader struct {
-	r   io.Reader
-	e   *Encoding
-	in  []byte
-	out []byte // converted, not yet read
-	buf []byte // out's storage
-	err error  // returned once out is read: the input's, or a conversion's
+	r    io.Reader
+	e    *Encoding
+	in   []byte
+	held int    // bytes at in's start of a character cut short by the last read
+	out  []byte // converted, not yet read
+	buf  []byte // out's storage
+	err  error  // returned once out is read: the input's, or a conversion's
 }
 
 // NewReader returns a reader of r's bytes, in e, converted to UTF8. A
@@ -24,9 +25,12 @@ func (c *reader) Read(p []byte) (int, error) {
 		if c.err != nil {
 			return 0, c.err
 		}
-		n, err := c.r.Read(c.in)
+		n, err := c.r.Read(c.in[c.held:])
+		n += c.held
 		var cerr error
-		c.buf, cerr = c.e.ToUTF8(c.buf[:0], c.in[:n])
+		var used int
+		c.buf, used, cerr = c.e.decodeSome(c.buf[:0], c.in[:n], err != nil)
+		c.held = copy(c.in, c.in[used:n])
 		c.out = c.buf
 		switch {
 		case cerr != nil:

@@ -77,14 +77,7 @@ type Decoder interface {
 // line of a COPY does: "COPY t, line 3, column a: "x"". col is empty or
 // starts with ", ".
 func At(err error, table string, line int64, col string) error {
-	c := *pgerr.Wrap(err)
-	where := fmt.Sprintf("COPY %s, line %d%s", table, line, col)
-	if c.Detail != "" {
-		c.Detail += "\n" + where
-	} else {
-		c.Detail = where
-	}
-	return &c
+	return pgerr.Wrap(err).WithContext(fmt.Sprintf("COPY %s, line %d%s", table, line, col))
 }
 
 // Limits bound what one input can make a decoder hold, so that input

@@ -53,6 +53,9 @@ func decode(d source.Decoder) string {
 				if pe.Detail != "" {
 					fmt.Fprintf(&b, "detail: %s\n", pe.Detail)
 				}
+				if pe.Context != "" {
+					fmt.Fprintf(&b, "context: %s\n", pe.Context)
+				}
 			} else {
 				fmt.Fprintf(&b, "error: %v\n", err)
 			}
