@@ -507,7 +507,10 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 	constArg := func(n *pg_query.Node) error {
 		e, err := b.bindExpr(s, n)
 		if err == nil {
-			e, err = b.coerce(e, value.Int8Type, nodeLoc(n, f.Location))
+			err = b.windowCountType(s, f, e)
+		}
+		if err == nil {
+			e, err = b.coerce(e, value.Int4Type, nodeLoc(n, f.Location))
 		}
 		if err != nil {
 			return err
