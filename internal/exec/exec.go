@@ -54,6 +54,9 @@ func run(p plan.Node, src Source) ([]value.Row, error) {
 		})
 		return out, err
 	case *plan.Filter:
+		if s := stopOuterLimit(n); s != n {
+			return Run(s, src)
+		}
 		if in, ok := n.Input.(*plan.Filter); ok && isRelation(in.Input) && isPartitionOf(in.Pred) {
 			// A WHERE over a partition's constraint (never NULL, so the
 			// WHERE sees the rows it saw) is one filter, so that an index
@@ -155,7 +158,11 @@ func run(p plan.Node, src Source) ([]value.Row, error) {
 		}
 		return series(n, nil, budgetOf(src))
 	case *plan.Join:
-		return join(n, src)
+		s, err := stopCrossedLimit(n, src)
+		if err != nil {
+			return nil, err
+		}
+		return join(s, src)
 	case *plan.SetOp:
 		return setOp(n, src)
 	case *plan.Aggregate:

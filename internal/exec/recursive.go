@@ -55,7 +55,9 @@ func recursive(n *plan.Recursive, src Source) ([]value.Row, error) {
 		if n.StopAfter > 0 && n.StopPer == 0 && int64(len(out)) >= n.StopAfter {
 			break
 		}
-		if work = stop.next(work); len(work) == 0 {
+		if work, err = stop.next(work); err != nil {
+			return nil, err
+		} else if len(work) == 0 {
 			break
 		}
 		if n.MaxIterations > 0 && round > n.MaxIterations {
@@ -77,25 +79,53 @@ func recursive(n *plan.Recursive, src Source) ([]value.Row, error) {
 
 // domainStop counts a decorrelated recursion's rows per domain value
 // (Recursive.StopPer) and takes out of the working table the rows of the
-// values that have StopAfter rows: their recursions have stopped.
+// values that have StopAfter rows (StopNeed's value): their recursions
+// have stopped.
 type domainStop struct {
 	n      *plan.Recursive
 	counts map[string]int64
-	buf    []byte
+	// needs caches, under StopNeed, each domain value's need.
+	needs map[string]int64
+	buf   []byte
 }
 
 func newDomainStop(n *plan.Recursive) *domainStop {
-	if n.StopAfter <= 0 || n.StopPer <= 0 {
+	if n.StopAfter <= 0 && n.StopNeed == nil || n.StopPer <= 0 {
 		return nil
 	}
-	return &domainStop{n: n, counts: map[string]int64{}}
+	s := &domainStop{n: n, counts: map[string]int64{}}
+	if n.StopNeed != nil {
+		s.needs = map[string]int64{}
+	}
+	return s
+}
+
+// need is the rows the domain value of r, whose key is key, needs: a
+// negative one for no bound (StopNeed NULL).
+func (s *domainStop) need(key string, r value.Row) (int64, error) {
+	if s.needs == nil {
+		return s.n.StopAfter, nil
+	}
+	if k, ok := s.needs[key]; ok {
+		return k, nil
+	}
+	v, err := s.n.StopNeed.Eval(r)
+	if err != nil {
+		return 0, err
+	}
+	k := int64(-1)
+	if !v.IsNull() {
+		k = v.Int()
+	}
+	s.needs[key] = k
+	return k, nil
 }
 
 // next counts the rows of the round just produced and returns those of
 // them whose domain value is still short of its rows.
-func (s *domainStop) next(work []value.Row) []value.Row {
+func (s *domainStop) next(work []value.Row) ([]value.Row, error) {
 	if s == nil {
-		return work
+		return work, nil
 	}
 	for _, r := range work {
 		s.buf = value.AppendRowKey(s.buf[:0], r[:s.n.StopPer])
@@ -104,11 +134,15 @@ func (s *domainStop) next(work []value.Row) []value.Row {
 	out := work[:0:0]
 	for _, r := range work {
 		s.buf = value.AppendRowKey(s.buf[:0], r[:s.n.StopPer])
-		if s.counts[string(s.buf)] < s.n.StopAfter {
+		need, err := s.need(string(s.buf), r)
+		if err != nil {
+			return nil, err
+		}
+		if need < 0 || s.counts[string(s.buf)] < need {
 			out = append(out, r)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // seenRow is where a recursive UNION's row is: its round, and its index

@@ -92,6 +92,7 @@ func windowPartition(n *plan.Window, rows []value.Row) ([]value.Value, error) {
 	arg := func(i int) (value.Value, error) { return f.Arg.Eval(rows[i]) }
 	out := make([]value.Value, cnt)
 	ps, pe := -1, -1 // the previous row's frame
+	ntileFrom, ntileK := -1, int64(0)
 	for i := range cnt {
 		var v value.Value
 		var err error
@@ -112,14 +113,21 @@ func windowPartition(n *plan.Window, rows []value.Row) ([]value.Value, error) {
 			v = value.NewFloat(value.Float8, float64(hi[i])/float64(cnt))
 		case plan.WinNtile:
 			v = value.Null
-			// A non-constant count is the partition's first row's.
-			k, null, err := winN(f, rows[0], "22014", "ntile")
-			if err != nil {
-				return nil, err
+			// A non-constant count is read once per partition, as
+			// PostgreSQL does, from the first row where it is not NULL:
+			// the rows before it are NULL, and that row is the first of
+			// the first bucket.
+			if ntileFrom < 0 {
+				k, null, err := winN(f, rows[i], "22014", "ntile")
+				if err != nil {
+					return nil, err
+				}
+				if null {
+					break
+				}
+				ntileFrom, ntileK = i, k
 			}
-			if !null {
-				v = value.NewInt(value.Int4, ntileOf(i, cnt, k))
-			}
+			v = value.NewInt(value.Int4, ntileOf(i-ntileFrom, cnt, ntileK))
 		case plan.WinLag, plan.WinLead:
 			v = value.Null
 			k, null, err := winN(f, rows[i], "", "")

@@ -94,3 +94,12 @@ func shiftCols(e expr.Expr, k int) expr.Expr {
 		return x
 	})
 }
+
+// LimitKeepArgs returns the arguments (row number, count, offset[, rank])
+// of pred when it is the condition limitByRowNumber writes, else nil.
+func LimitKeepArgs(pred expr.Expr) []expr.Expr {
+	if f, ok := pred.(*expr.Func); ok && f.Def == limitKeep {
+		return f.Args
+	}
+	return nil
+}

@@ -1,6 +1,10 @@
 package plan
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/deltaview/deltaview/internal/expr"
+)
 
 // Recursive is WITH RECURSIVE name AS (Anchor UNION [ALL] Step): the rows
 // of Anchor, then repeatedly the rows Step computes from the rows the
@@ -34,6 +38,11 @@ type Recursive struct {
 	// domain value. Each value's recursion stops on its own, as each
 	// evaluation of the subquery does in PostgreSQL.
 	StopPer int
+	// StopNeed, with StopPer, is each domain value's StopAfter when it is
+	// no constant: evaluated over a row of the value (it reads only the
+	// domain's columns, as a LIMIT reading the outer query does), NULL
+	// for no stop.
+	StopNeed expr.Expr
 }
 
 // RecRef is the recursive reference inside a Recursive's Step: the rows

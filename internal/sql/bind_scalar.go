@@ -306,6 +306,10 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey
 	var outerOff expr.Expr
 	off := func(n *pg_query.Node, what string) (int64, error) {
 		outerOff = nil
+		n, err := b.frameOffsetArg(n)
+		if err != nil {
+			return 0, err
+		}
 		e, err := b.bindExpr(s, n)
 		if err == nil {
 			e, err = b.coerce(e, value.Int8Type, nodeLoc(n, w.Location))
@@ -376,6 +380,10 @@ func (b *binder) bindRangeFrame(s *scope, w *pg_query.WindowDef, order []plan.So
 		loc := nodeLoc(n, w.Location)
 		if !ok {
 			return value.Null, b.refuse(loc, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", kt)
+		}
+		n, err := b.frameOffsetArg(n)
+		if err != nil {
+			return value.Null, err
 		}
 		e, err := b.bindExpr(s, n)
 		if err != nil {
@@ -507,7 +515,10 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 	constArg := func(n *pg_query.Node) error {
 		e, err := b.bindExpr(s, n)
 		if err == nil {
-			e, err = b.coerce(e, value.Int8Type, nodeLoc(n, f.Location))
+			err = b.windowCountType(s, f, e)
+		}
+		if err == nil {
+			e, err = b.coerce(e, value.Int4Type, nodeLoc(n, f.Location))
 		}
 		if err != nil {
 			return err

@@ -434,7 +434,7 @@ func (a *viewAnalyzer) targets(p *ptyper, list []*pg_query.Node, names []string,
 		}
 		name := rt.Name
 		if name == "" {
-			name = figureColname(rt.Val)
+			name = figureName(rt.Val)
 		}
 		out = append(out, vtarget{x: x, name: name})
 	}

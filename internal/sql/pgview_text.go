@@ -1,8 +1,6 @@
 package sql
 
 import (
-	"strings"
-
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/value"
@@ -44,59 +42,4 @@ func ViewDefPG(src string, names []string, rels RelColumns, pretty bool) (text s
 	pp := &pprinter{pretty: pretty}
 	pp.query(q, true)
 	return pp.b.String() + ";", true
-}
-
-// figureColname is FigureColname: the name PostgreSQL gives an output
-// column written without AS.
-func figureColname(n *pg_query.Node) string {
-	switch {
-	case n.GetColumnRef() != nil:
-		f := n.GetColumnRef().Fields
-		if s := f[len(f)-1].GetString_(); s != nil {
-			return s.Sval
-		}
-	case n.GetFuncCall() != nil:
-		f := n.GetFuncCall().Funcname
-		return f[len(f)-1].GetString_().GetSval()
-	case n.GetTypeCast() != nil:
-		if name := figureColname(n.GetTypeCast().Arg); name != "?column?" {
-			return name
-		}
-		names := n.GetTypeCast().TypeName.Names
-		return names[len(names)-1].GetString_().GetSval()
-	case n.GetCaseExpr() != nil:
-		return "case"
-	case n.GetCoalesceExpr() != nil:
-		return "coalesce"
-	case n.GetMinMaxExpr() != nil:
-		if n.GetMinMaxExpr().Op == pg_query.MinMaxOp_IS_LEAST {
-			return "least"
-		}
-		return "greatest"
-	case n.GetAArrayExpr() != nil:
-		return "array"
-	case n.GetSqlvalueFunction() != nil:
-		return strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(n.GetSqlvalueFunction().Op.String(), "SVFOP_"), "_N"))
-	case n.GetAExpr() != nil && n.GetAExpr().Kind == pg_query.A_Expr_Kind_AEXPR_NULLIF:
-		return "nullif"
-	case n.GetSubLink() != nil:
-		switch n.GetSubLink().SubLinkType {
-		case pg_query.SubLinkType_EXISTS_SUBLINK:
-			return "exists"
-		case pg_query.SubLinkType_ARRAY_SUBLINK:
-			return "array"
-		case pg_query.SubLinkType_EXPR_SUBLINK:
-			// a scalar subquery is named by its single output
-			sel := n.GetSubLink().Subselect.GetSelectStmt()
-			if sel != nil && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.TargetList) == 1 {
-				if rt := sel.TargetList[0].GetResTarget(); rt != nil {
-					if rt.Name != "" {
-						return rt.Name
-					}
-					return figureColname(rt.Val)
-				}
-			}
-		}
-	}
-	return "?column?"
 }
