@@ -465,15 +465,6 @@ func pgEnum(o *catalogObjects, r *catRows) {
 	}
 }
 
-func pgRange(_ *catalogObjects, r *catRows) {
-	for _, k := range []value.Kind{value.Int4Range, value.NumRange, value.TSRange, value.TSTZRange, value.DateRange, value.Int8Range} {
-		sub := builtinByKind[k.RangeElem()]
-		none := value.NewReg(value.RegProc, 0, "")
-		r.add("rngtypid", builtinByKind[k].OID, "rngsubtype", sub.OID, "rngmultitypid", builtinByKind[k.MultirangeOf()].OID,
-			"rngcollation", uint32(0), "rngsubopc", uint32(0), "rngcanonical", none, "rngsubdiff", none)
-	}
-}
-
 func pgDescription(o *catalogObjects, r *catRows) {
 	keys := make([]expr.DescKey, 0, len(o.descs))
 	for k := range o.descs {
