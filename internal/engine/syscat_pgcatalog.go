@@ -315,7 +315,7 @@ func pgType(o *catalogObjects, r *catRows) {
 			"typbasetype", base, "typtypmod", typmod, "typndims", 0, "typcollation", coll,
 			"typdefault", def, "typacl", o.e.typeACLText(t.name))
 	}
-	pgTypeBuiltins(r)
+	pgTypeBuiltins(o.e, r)
 }
 
 func pgIndex(o *catalogObjects, r *catRows) {
