@@ -19,6 +19,7 @@ import (
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/source/changefeed"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 )
 
@@ -127,7 +128,22 @@ func (h *harness) oracleSession(name string) *engine.Session {
 type hsub struct {
 	stop func()
 	sum  map[string]int64
+	// rows are the rows of sum's keys: a key is a row's text, which an
+	// enum's RENAME VALUE or RENAME TO changes, so it is taken again at
+	// each check.
+	rows map[string]value.Row
 	bad  string
+}
+
+// rekey takes the keys of s's rows again.
+func (s *hsub) rekey() {
+	sum, rows := map[string]int64{}, map[string]value.Row{}
+	for k, w := range s.sum {
+		nk := valueKey(s.rows[k])
+		sum[nk] += w
+		rows[nk] = s.rows[k]
+	}
+	s.sum, s.rows = sum, rows
 }
 
 // checkDeltas subscribes to every new view and checks, whenever no
@@ -155,9 +171,10 @@ func (h *harness) checkDeltas(t failer, d *datadriven.TestData, stmt string) {
 		}
 		s, ok := h.subs[name]
 		if !ok {
-			s = &hsub{sum: map[string]int64{}}
+			s = &hsub{sum: map[string]int64{}, rows: map[string]value.Row{}}
 			for _, r := range rows {
 				s.sum[valueKey(r)]++
+				s.rows[valueKey(r)] = r
 			}
 			stop, err := h.e.Subscribe(name, func(ts uint64, delta zset.ZSet) {
 				if s.bad != "" {
@@ -168,6 +185,7 @@ func (h *harness) checkDeltas(t failer, d *datadriven.TestData, stmt string) {
 				}
 				for _, en := range delta {
 					s.sum[valueKey(en.Row)] += en.W
+					s.rows[valueKey(en.Row)] = en.Row
 				}
 			})
 			if err != nil {
@@ -180,6 +198,7 @@ func (h *harness) checkDeltas(t failer, d *datadriven.TestData, stmt string) {
 		if s.bad != "" {
 			fatalAt(t, d, "after %q: view %s: %s", stmt, name, s.bad)
 		}
+		s.rekey()
 		want := map[string]int64{}
 		for _, r := range rows {
 			want[valueKey(r)]++
@@ -197,6 +216,7 @@ func (h *harness) checkDeltas(t failer, d *datadriven.TestData, stmt string) {
 		for k, w := range s.sum {
 			if w == 0 {
 				delete(s.sum, k)
+				delete(s.rows, k)
 			}
 		}
 	}

@@ -198,16 +198,24 @@ func pgOperator(o *catalogObjects, r *catRows) {
 	}
 }
 
-// pgTypeBuiltins lists the pseudo-types in pg_type.
-func pgTypeBuiltins(r *catRows) {
+// pgTypeBuiltins lists the pseudo-types in pg_type, with the privileges
+// a superuser's GRANT gave on them (typacl).
+func pgTypeBuiltins(e *Engine, r *catRows) {
 	none := value.NewReg(value.RegProc, 0, "")
+	listed := map[uint32]bool{} // the built-in types' arrays, listed with them (_record)
+	for _, b := range value.BuiltinTypes {
+		listed[b.OID], listed[b.ArrayOID] = true, true
+	}
 	for _, t := range expr.BuiltinCatalog().Types {
+		if listed[t.OID] {
+			continue
+		}
 		r.add("oid", t.OID, "typname", t.Name, "typnamespace", uint32(pgCatalogOID), "typowner", uint32(superuserOID), "typlen", t.Len,
 			"typbyval", t.ByVal, "typtype", t.Type, "typcategory", t.Category, "typispreferred", false,
 			"typisdefined", true, "typdelim", ",", "typrelid", uint32(0), "typsubscript", none, "typelem", uint32(0),
 			"typarray", t.Array, "typinput", none, "typoutput", none, "typreceive", none, "typsend", none, "typmodin", none,
 			"typmodout", none, "typanalyze", none, "typalign", t.Align, "typstorage", t.Storage, "typnotnull", false,
-			"typbasetype", uint32(0), "typtypmod", -1, "typndims", 0, "typcollation", uint32(0))
+			"typbasetype", uint32(0), "typtypmod", -1, "typndims", 0, "typcollation", uint32(0), "typacl", e.typeACLText(t.Name))
 	}
 }
 

@@ -315,7 +315,7 @@ func pgType(o *catalogObjects, r *catRows) {
 			"typbasetype", base, "typtypmod", typmod, "typndims", 0, "typcollation", coll,
 			"typdefault", def, "typacl", o.e.typeACLText(t.name))
 	}
-	pgTypeBuiltins(r)
+	pgTypeBuiltins(o.e, r)
 }
 
 func pgIndex(o *catalogObjects, r *catRows) {
@@ -462,15 +462,6 @@ func pgEnum(o *catalogObjects, r *catRows) {
 		for i, l := range t.labels {
 			r.add("oid", objectOID("enum", t.name+"."+l), "enumtypid", t.oid, "enumsortorder", t.sorts[i], "enumlabel", l)
 		}
-	}
-}
-
-func pgRange(_ *catalogObjects, r *catRows) {
-	for _, k := range []value.Kind{value.Int4Range, value.NumRange, value.TSRange, value.TSTZRange, value.DateRange, value.Int8Range} {
-		sub := builtinByKind[k.RangeElem()]
-		none := value.NewReg(value.RegProc, 0, "")
-		r.add("rngtypid", builtinByKind[k].OID, "rngsubtype", sub.OID, "rngmultitypid", builtinByKind[k.MultirangeOf()].OID,
-			"rngcollation", uint32(0), "rngsubopc", uint32(0), "rngcanonical", none, "rngsubdiff", none)
 	}
 }
 

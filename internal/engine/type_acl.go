@@ -134,6 +134,9 @@ func (e *Engine) checkGrantableType(name string, domain bool) (builtin bool, err
 	if t, err := value.TypeFromName(name, nil); err == nil && t.Kind.IsArray() || builtinArrayName(name) {
 		return false, pgerr.New("0LP01", "cannot set privileges of array types").WithHint("Set the privileges of the element type instead.")
 	}
+	if handled, builtin, err := e.checkGrantablePseudo(name, domain); handled {
+		return builtin, err
+	}
 	_, catalog := catalogColumns["pg_catalog."+name]
 	if !e.typeNameTaken(name) && !catalog {
 		return false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
@@ -387,7 +390,7 @@ func (s *Session) movingTypeACLs(fn func() (Result, error)) func() (Result, erro
 			}
 		}
 		for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
-			if !e.userTypeExists(name) && builtinTypeNamed(name) == nil {
+			if pseudo, _ := pseudoTypeNamed(name); !e.userTypeExists(name) && builtinTypeNamed(name) == nil && !pseudo {
 				if err := e.setTypeACL(name, nil); err != nil {
 					return res, err
 				}

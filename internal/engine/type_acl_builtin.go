@@ -1,13 +1,20 @@
 package engine
 
-import "github.com/deltaview/deltaview/internal/value"
+import (
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
 
 // Privileges on built-in types: a superuser's GRANT and REVOKE … ON TYPE
 // of a built-in base, range or multirange type (int4, text, int4range)
 // keep its ACL as a user type's, under its pg_type name, since the
 // superuser owns it; pg_type.typacl shows it and a role that is no
-// superuser needs its USAGE for the columns it adds. The pseudo-types
-// and the catalogs' row types still refuse GRANT (0A000).
+// superuser needs its USAGE for the columns it adds. The pseudo-types'
+// (anyelement, record) are kept so too, for pg_type.typacl: no column is
+// of one. Relations' row types still refuse GRANT (0A000).
 
 // builtinTypeNamed returns the built-in type whose pg_type name is name,
 // nil when name is no built-in element type.
@@ -46,4 +53,33 @@ func (e *Engine) typeACLErrorName(key string) string {
 		return value.Type{Kind: b.Kind, Mod: -1}.String()
 	}
 	return e.bareName(key)
+}
+
+// pseudoTypeNamed reports whether name is a pseudo-type's (anyelement,
+// record, …), which pg_type lists with the built-in types; array is true
+// for an array type's (_record).
+func pseudoTypeNamed(name string) (ok, array bool) {
+	for _, t := range expr.BuiltinCatalog().Types {
+		if t.Name == name {
+			return true, strings.HasSuffix(t.Out, "[]")
+		}
+	}
+	return false, false
+}
+
+// checkGrantablePseudo checks a GRANT on name when it is a pseudo-type's
+// (handled true): the superuser's as a built-in type, its array type
+// 0LP01 as any array type.
+func (e *Engine) checkGrantablePseudo(name string, domain bool) (handled, builtin bool, err error) {
+	pseudo, array := pseudoTypeNamed(name)
+	if _, rel := e.kindOf(name); !pseudo || rel {
+		return false, false, nil
+	}
+	switch {
+	case array:
+		return true, false, pgerr.New("0LP01", "cannot set privileges of array types").WithHint("Set the privileges of the element type instead.")
+	case domain:
+		return true, false, pgerr.New(pgerr.WrongObjectType, "%q is not a domain", name)
+	}
+	return true, true, nil
 }

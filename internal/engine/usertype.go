@@ -107,7 +107,8 @@ func (e *Engine) typeNameTaken(name string) bool {
 	}
 	_, user := e.userTypes[name]
 	_, rel := e.kindOf(name)
-	return user || rel || e.seqs[name] != nil
+	_, dom := e.domains.byName[name]
+	return user || rel || dom || e.seqs[name] != nil
 }
 
 // checkRelationTypeName refuses a new relation named as a user type:
@@ -194,10 +195,7 @@ func (e *Engine) alterEnum(a *sql.AlterEnum) (Result, error) {
 	}
 	res := Result{Tag: "ALTER TYPE"}
 	if a.Rename {
-		if err := e.refuseRenameInUse(a.Name, t, "RENAME VALUE"); err != nil {
-			return Result{}, err
-		}
-		if err := value.EnumRenameValue(t, a.From, a.Label); err != nil {
+		if err := e.renameEnumValue(a.Name, t, a.From, a.Label); err != nil {
 			return Result{}, err
 		}
 	} else {
@@ -225,8 +223,10 @@ func (e *Engine) renameType(r *sql.RenameType) (Result, error) {
 	if e.typeNameTaken(r.New) {
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(r.New))
 	}
-	if err := e.refuseRenameInUse(r.Name, t, "RENAME TO"); err != nil {
-		return Result{}, err
+	if t.Enum() == nil {
+		if err := e.refuseRenameInUse(r.Name, t, "RENAME TO"); err != nil {
+			return Result{}, err
+		}
 	}
 	if err := e.moveObjectComments(r.Name, r.New, "type"); err != nil {
 		return Result{}, err
@@ -240,11 +240,9 @@ func (e *Engine) renameType(r *sql.RenameType) (Result, error) {
 	case t.UserRange() != nil:
 		return Result{Tag: "ALTER TYPE"}, e.renameRange(r.Name, r.New, t)
 	}
-	if err := value.EnumRename(t, r.New); err != nil {
+	if err := e.renameEnum(r.Name, r.New, t); err != nil {
 		return Result{}, err
 	}
-	delete(e.userTypes, r.Name)
-	e.userTypes[r.New] = t
 	return Result{Tag: "ALTER TYPE"}, e.saveType(r.Name, t)
 }
 
