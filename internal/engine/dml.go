@@ -40,7 +40,9 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		}
 	}
 	mark := len(e.tx.log)
-	rows, err := exec.Run(ins.Source, e.queryBudget(e.dmlSource()))
+	defer e.beginQuery()()
+	stream := streamOf(ins.Source)
+	rows, err := stream.rows(e.queryBudget(e.dmlSource()))
 	if err != nil {
 		return Result{}, err
 	}
@@ -83,14 +85,16 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		return err
 	}
 	n := 0
-	for _, row := range rows {
+	for i, row := range rows {
 		if err := e.interruptPoint(); err != nil {
 			return Result{}, err
 		}
 		if err := follow(); err != nil {
 			return Result{}, err
 		}
-		row = slices.Clone(row)
+		if row, err = stream.row(i, row); err != nil {
+			return Result{}, err
+		}
 		if tf != nil {
 			var ok bool
 			if row, ok, err = tf.beforeRow(sql.TriggerInsert, nil, row); err != nil {
@@ -486,6 +490,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 		return e.execUpdateRows(t, up, tf)
 	}
 	mark := len(e.tx.log)
+	defer e.beginQuery()()
 	ts, err := e.targets(t, up.From, up.Where)
 	if err != nil {
 		return Result{}, err
@@ -498,9 +503,15 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	ret := returner{plan: up.RetPlan, exprs: up.Returning, sys: up.RetSystem}
 	checks := rowChecker{c: up.Checks}
 	// Compute every new row before changing any, so that SET expressions
-	// see the rows as they were.
+	// see the rows as they were; but a SET calling a user function is
+	// computed as its row is written, so that a volatile function sees
+	// the rows changed before, as PostgreSQL's (funcsnapshot.go).
+	perRow := slices.ContainsFunc(up.Set, func(a sql.Assign) bool { return callsTableRoutine(a.Expr) })
 	newRows := make([]value.Row, len(ts))
 	for i, tg := range ts {
+		if perRow {
+			break
+		}
 		if err := e.interruptPoint(); err != nil {
 			return Result{}, err
 		}
@@ -515,6 +526,11 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 		}
 		// A function the statement calls may rename the table.
 		e.follow(&gen, &t, tf)
+		if perRow {
+			if newRows[i], err = assign(tg.row, up.Set, tg.env); err != nil {
+				return Result{}, err
+			}
+		}
 		old, newRow := tg.row, newRows[i]
 		if tf != nil {
 			var ok bool
@@ -584,6 +600,7 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 		return e.execDeleteRows(t, del, tf)
 	}
 	mark := len(e.tx.log)
+	defer e.beginQuery()()
 	ts, err := e.targets(t, del.Using, del.Where)
 	if err != nil {
 		return Result{}, err

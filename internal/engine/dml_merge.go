@@ -50,6 +50,7 @@ func (e *Engine) execMerge(m *sql.Merge) (Result, error) {
 		}
 	}
 	mark := len(e.tx.log)
+	defer e.beginQuery()()
 	rows, err := e.runTargets(m.Join, mark, e.tableRows(t))
 	if err != nil {
 		return Result{}, err

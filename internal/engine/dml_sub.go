@@ -135,6 +135,7 @@ func (e *Engine) execUpdateRows(t *table, up *sql.Update, tf *trigFire) (Result,
 		return Result{}, err
 	}
 	mark := len(e.tx.log)
+	defer e.beginQuery()()
 	ps, err := e.plannedRows(t, up.Rows, mark, up.From != nil)
 	if err != nil {
 		return Result{}, err
@@ -198,6 +199,7 @@ func (e *Engine) execDeleteRows(t *table, del *sql.Delete, tf *trigFire) (Result
 		return Result{}, err
 	}
 	mark := len(e.tx.log)
+	defer e.beginQuery()()
 	ps, err := e.plannedRows(t, del.Rows, mark, del.Using != nil)
 	if err != nil {
 		return Result{}, err

@@ -260,6 +260,9 @@ type Engine struct {
 	// with is the running statement's state when it has data-modifying
 	// WITH items (dml_with.go); nil otherwise.
 	with *modifying
+	// snap is which state of the tables the functions the running
+	// statement calls read (funcsnapshot.go).
+	snap funcSnapshot
 	// notes say why a view over change-stream tables is normalised; sinks
 	// are the external targets of views (sink.go).
 	notes map[string]string

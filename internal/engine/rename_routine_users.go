@@ -230,7 +230,7 @@ func (e *Engine) renameDefinitionCalls(r routineRename, out *renamedUsers) error
 			ch := &def.Checks[i]
 			changed = rewrite(&ch.Expr, &ch.SQL, tableCall{domain: name, con: ch.Name}.describe()) || changed
 		}
-		typDefault := def.TypDefault()
+		typDefault, _ := e.domainDefaultTexts(&def) // deparsed while the function has its old name
 		if rewrite(&def.Default, &def.DefaultSQL, tableCall{domain: name}.describe()) {
 			def.DefaultText, changed = typDefault, true // pg_type.typdefault keeps the text as it was set
 		}

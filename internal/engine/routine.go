@@ -203,6 +203,7 @@ func (r sessionRoutines) call(sig string, args []value.Value) (value.Value, []va
 	s.routineDepth++
 	defer func() { s.routineDepth-- }()
 	defer s.enterRoutine(f)()
+	defer s.e.enterFunction(s.e.volatilityOf(sig, f))()
 	return pf.Call(&plRuntime{s: s}, args)
 }
 
@@ -288,6 +289,7 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 		p.V, p.Set = args[i], true
 	}
 	s.statementClock(rec)
+	defer e.beginQuery()()
 	var res Result
 	var err error
 	rt.last = nil

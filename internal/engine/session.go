@@ -971,7 +971,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 // (session_catalog.go).
 func (s *Session) source() exec.Source {
 	if s.writer {
-		return sessionSource{s.e, s}
+		return sessionSource{s.e.pinnedSource(s.e), s}
 	}
 	return sessionSource{s.e.committed(), s}
 }

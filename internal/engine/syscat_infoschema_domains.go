@@ -22,7 +22,7 @@ var infoSchemaTypes = func() []catType {
 		{13234, 13233, "yes_or_no", value.Varchar, 1043, 7, ""},
 	} {
 		out = append(out, catType{oid: d.oid, array: d.array, name: d.name, nsp: infoSchemaOID, kind: d.kind, typtype: 'd',
-			base: d.base, baseMod: d.mod, def: d.def},
+			base: d.base, baseMod: d.mod, def: d.def, defBin: d.def},
 			catType{oid: d.array, name: "_" + d.name, nsp: infoSchemaOID, kind: value.ArrayOf(d.kind), typtype: 'b', base: d.oid})
 	}
 	return out

@@ -44,8 +44,8 @@ func infoDomains(o *catalogObjects, r *catRows) {
 		}
 		pairs := []any{"domain_catalog", DatabaseName, "domain_schema", sc, "domain_name", bare, "dtd_identifier", "1"}
 		pairs = append(pairs, infoDataType(catCol{typ: t, typOID: o.e.typeOID(t, nil)}, o)...)
-		if def.DefaultSQL != "" {
-			pairs = append(pairs, "domain_default", def.TypDefault())
+		if text, _ := o.e.domainDefaultTexts(def); text != "" {
+			pairs = append(pairs, "domain_default", text) // pg_type.typdefault, as PostgreSQL's view
 		}
 		r.add(pairs...)
 	}

@@ -172,6 +172,7 @@ type catType struct {
 	baseMod    int32
 	notNull    bool
 	def        string
+	defBin     string // a domain's default as typdefaultbin keeps it (syscat_domain_default.go)
 	labels     []string
 	sorts      []float64
 	// relid is a row type's relation (pg_type.typrelid), 0 for others.
@@ -717,8 +718,9 @@ func (e *Engine) catalogTypes() []catType {
 		dom := e.domains.byName[name]
 		def := dom.Def()
 		base := e.typeOID(def.Base, def.Parent)
+		text, bin := e.domainDefaultTexts(def)
 		out = append(out, catType{oid: objectOID("type", name), name: name, nsp: publicOID, kind: def.Base.Kind, typtype: 'd',
-			base: base, baseMod: def.Base.Typmod(), notNull: def.NotNull, def: def.TypDefault()})
+			base: base, baseMod: def.Base.Typmod(), notNull: def.NotNull, def: text, defBin: bin})
 	}
 	out = append(out, infoSchemaTypes...)
 	return append(out, e.extCatalogTypes()...)

@@ -285,11 +285,14 @@ func pgType(o *catalogObjects, r *catRows) {
 		if t.kind == value.Name || t.kind == value.ArrayOf(value.Name) || coll != 0 && t.nsp == infoSchemaOID {
 			coll = cCollOID // name's collation is always "C", as information_schema's domains'
 		}
-		typmod, def, base := int32(-1), any(nil), uint32(0)
+		typmod, def, defBin, base := int32(-1), any(nil), any(nil), uint32(0)
 		if t.typtype == 'd' {
 			typmod, base = t.baseMod, t.base
 			if t.def != "" {
 				def = t.def
+			}
+			if t.defBin != "" {
+				defBin = t.defBin
 			}
 		}
 		none := value.NewReg(value.RegProc, 0, "")
@@ -313,7 +316,7 @@ func pgType(o *catalogObjects, r *catRows) {
 			"typarray", array, "typinput", io[0], "typoutput", io[1], "typreceive", io[2], "typsend", io[3], "typmodin", none,
 			"typmodout", none, "typanalyze", none, "typalign", align, "typstorage", storage, "typnotnull", t.notNull,
 			"typbasetype", base, "typtypmod", typmod, "typndims", 0, "typcollation", coll,
-			"typdefault", def, "typacl", o.e.typeACLText(t.name))
+			"typdefault", def, "typdefaultbin", defBin, "typacl", o.e.typeACLText(t.name))
 	}
 	pgTypeBuiltins(o.e, r)
 }

@@ -71,6 +71,7 @@ func (b *binder) partWhere(where expr.Expr) expr.Expr {
 }
 
 func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
+	b.writes = true // volatile SQL functions run per call (bind_volatile_call.go)
 	if ins.WithClause != nil {
 		if err := b.pushWith(ins.WithClause); err != nil {
 			return nil, err
@@ -440,6 +441,7 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 }
 
 func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
+	b.writes = true // volatile SQL functions run per call (bind_volatile_call.go)
 	if up.WithClause != nil {
 		if err := b.pushWith(up.WithClause); err != nil {
 			return nil, err

@@ -263,6 +263,9 @@ func (b *binder) bindUserCall(s *scope, f *pg_query.FuncCall) (expr.Expr, bool, 
 			return nil, true, err
 		}
 	}
+	if e, ok, err := b.volatileCodeCall(s, c); ok {
+		return e, true, err
+	}
 	var n *pg_query.Node
 	if c.fn.outRecord() || c.fn.recordOf() {
 		n = &pg_query.Node{Node: &pg_query.Node_SubLink{SubLink: &pg_query.SubLink{
