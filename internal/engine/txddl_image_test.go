@@ -31,7 +31,8 @@ var imageOf = map[string]string{
 var notCatalog = map[string]string{
 	"fkeys":   "made again from the tables' definitions at restore (linkForeignKeys)",
 	"replica": "set during one typed change", "viewCalls": "runtime of view functions",
-	"mu": "lock", "halted": "engine state", "lookupMu": "lock", "slot": "writer slot",
+	"snap": "the running statement's read point for functions, reset by each statement",
+	"mu":   "lock", "halted": "engine state", "lookupMu": "lock", "slot": "writer slot",
 	"advisory": "advisory locks, not the catalog", "pids": "counter", "notifyQ": "LISTEN/NOTIFY queue",
 	"acts": "sessions' activity", "xids": "transaction ids", "seqStoreMu": "lock",
 	"firer": "running statement", "polls": "counter", "stepping": "commit state",
