@@ -163,8 +163,15 @@ func withoutHint(err error) error {
 var _ sql.InvokerCataloger = viewRecorder{}
 
 // InvokerCatalog implements sql.InvokerCataloger: the body of a SQL
-// function a view calls reads as the statement's role.
-func (v viewRecorder) InvokerCatalog() sql.Catalog { return v.r }
+// function a view calls reads as the statement's role, the columns it
+// reads checked as the statement's (not the view's owner's).
+func (v viewRecorder) InvokerCatalog() (sql.Catalog, *sql.RefLog) {
+	l := &sql.RefLog{} // kept out of the view owner's log in any case
+	if v.r.refs != nil {
+		v.r.invRefs = append(v.r.invRefs, l)
+	}
+	return v.r, l
+}
 
 var (
 	_ sql.TargetViewReader = (*recorder)(nil)
