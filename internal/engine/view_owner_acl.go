@@ -51,6 +51,11 @@ var (
 
 // BindsView implements sql.ViewBinder for the views the statement names.
 func (r *recorder) BindsView(v *sql.Relation) (sql.Catalog, *sql.RefLog) {
+	if v.SecurityInvoker && r.bindsTarget {
+		// Under the view a statement changes: its levels are checked by
+		// authorizeAuto; the statement's row security applies.
+		return viewRecorder{r: r, f: &viewFrame{view: v.Name, rowSec: r.rowSec}}, nil
+	}
 	if v.SecurityInvoker {
 		if r.refs == nil {
 			return r, nil
@@ -179,15 +184,19 @@ var (
 )
 
 // InTargetView implements sql.TargetViewReader: the table a statement
-// changes through view meets the row-level security of the view's owner;
-// its privileges are authorizeAuto's to check.
+// changes through view meets the row-level security of the view's owner
+// (of the statement's role for a security_invoker view); its privileges
+// are authorizeAuto's to check.
 func (r *recorder) InTargetView(v *sql.Relation) sql.Catalog {
 	e, ok := r.cat.(*Engine)
 	if !ok {
 		return viewRecorder{r: r}
 	}
 	owner := e.relOwner(v.Name)
-	rs := e.ownerRowSecurity(owner, r.rowSecurityOff())
+	rs := r.rowSec
+	if !v.SecurityInvoker {
+		rs = e.ownerRowSecurity(owner, r.rowSecurityOff())
+	}
 	if rs == nil {
 		return viewRecorder{r: r}
 	}

@@ -20,8 +20,10 @@ type TargetBinder interface {
 
 // TargetViewReader is a ViewReader whose InTargetView is the catalog to
 // resolve the relation under view against when a statement changes it
-// through the view: the row-level security of the view's owner applies
-// to it, as PostgreSQL's rewritten statement meets it.
+// through the view: the row-level security of the view's owner (the
+// statement's role for a security_invoker view) applies to it, as
+// PostgreSQL's rewritten statement meets it, and the relation is no read
+// of the statement's (its privileges are checked per level, AutoLevel).
 type TargetViewReader interface {
 	InTargetView(view *Relation) Catalog
 }
