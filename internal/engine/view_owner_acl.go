@@ -103,6 +103,9 @@ func (r *recorder) frameFor(v *sql.Relation) (sql.Catalog, *sql.RefLog) {
 // rowSecurityOff reports whether the statement's session set
 // row_security to off.
 func (r *recorder) rowSecurityOff() bool {
+	if r.rowSecOff {
+		return true
+	}
 	s := r.session
 	if s == nil {
 		s = r.temps
