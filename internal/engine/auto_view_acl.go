@@ -3,25 +3,49 @@ package engine
 import (
 	"slices"
 
-	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/sql"
 )
 
 // The check of a statement through an automatically updatable view keeps
 // no state: as PostgreSQL 15 checks it, the session's role needs the
 // statement's privileges on the view, holding them on the view's columns
-// it uses sufficing (column_check.go), and the view's owner, or for a
-// view WITH (security_invoker) the session's role, on the table under
-// it: on the table's columns the view's columns assigned and inserted
-// show, and, when the statement reads the view, SELECT on every column
-// the view's query reads (PostgreSQL reads the view as its query then).
-// ON CONFLICT reads the view's columns its arbiter names and those its
-// DO UPDATE reads (of the existing row and EXCLUDED alike), and updates
-// those its SET list assigns.
+// it uses sufficing (column_check.go), and at each level down to the
+// table (a view over a view over a table has two), the level's view's
+// owner, or for a view WITH (security_invoker) the session's role, needs
+// them on the relation under that view: on its columns the view's
+// columns assigned and inserted show, and, when the statement reads the
+// view, SELECT on every column the view's query reads (PostgreSQL reads
+// the view as its query then). The levels are checked whoever runs the
+// statement, a superuser too, as PostgreSQL checks them as the views'
+// owners. ON CONFLICT reads the view's columns its arbiter names and
+// those its DO UPDATE reads (of the existing row and EXCLUDED alike), and
+// updates those its SET list assigns.
 
 // authorizeAuto checks b, an INSERT, UPDATE or DELETE through an
 // automatically updatable view, that needs priv.
 func (s *Session) authorizeAuto(b sql.Bound, rec *recorder, priv sql.Privilege, readAll func(string) error) error {
+	av := autoOfAny(b)
+	viewNeed, priv := autoViewNeeds(b, rec, priv)
+	if err := s.allowedCols(rec, av.View, priv, viewNeed); err != nil {
+		return err
+	}
+	if err := s.authorizeAutoLevels(av, priv, viewNeed); err != nil {
+		return err
+	}
+	return readAll(av.View)
+}
+
+// autoReadPriv is priv, with SELECT when the statement reads av's rows.
+func autoReadPriv(av *sql.AutoView, priv sql.Privilege) sql.Privilege {
+	if av.Read {
+		priv |= sql.PrivSelect
+	}
+	return priv
+}
+
+// autoViewNeeds are the columns of its view b uses, and the privileges
+// it needs there: priv, with SELECT when it reads a column.
+func autoViewNeeds(b sql.Bound, rec *recorder, priv sql.Privilege) (colNeeds, sql.Privilege) {
 	av := autoOfAny(b)
 	viewNeed := rec.columnsRead(av.View)
 	switch b := b.(type) {
@@ -42,39 +66,85 @@ func (s *Session) authorizeAuto(b sql.Bound, rec *recorder, priv sql.Privilege, 
 			priv |= sql.PrivSelect // SET b = b + 1 reads b
 		}
 	}
-	if err := s.allowedCols(rec, av.View, priv, viewNeed); err != nil {
-		return err
+	return viewNeed, priv
+}
+
+// authorizeAutoLevels checks each level of av, as its view's owner (or
+// the session's role, security_invoker): priv on the relation under the
+// view, on the columns that viewNeed, the columns of the statement's
+// view, come to there.
+func (s *Session) authorizeAutoLevels(av *sql.AutoView, priv sql.Privilege, viewNeed colNeeds) error {
+	// SELECT at the levels when the statement reads the view's columns
+	// (not for the view's own WHERE, which the statement's priv counts).
+	read := av.Read || viewNeed.reads()
+	priv &^= sql.PrivSelect
+	if read {
+		priv |= sql.PrivSelect
 	}
-	// The table's columns the view's columns show.
-	onTable := func(cols []int) []int {
-		var out []int
-		for _, i := range cols {
-			if i < len(av.Cols) && av.Cols[i] >= 0 && !slices.Contains(out, av.Cols[i]) {
-				out = append(out, av.Cols[i])
-			}
+	// The columns come from the statement's bound form, not its log:
+	// an owner's column privileges let it through whoever runs it.
+	cols := &recorder{refs: &sql.RefLog{}}
+	ins, upd := viewNeed.ins, viewNeed.upd
+	invoker := s.role
+	for _, l := range av.Levels {
+		ins, upd = l.OnBase(ins), l.OnBase(upd)
+		need := colNeeds{ins: ins, upd: upd}
+		if read {
+			need.sel = l.Reads
 		}
-		return out
-	}
-	tableNeed := colNeeds{ins: onTable(viewNeed.ins), upd: onTable(viewNeed.upd)}
-	if viewNeed.reads() {
-		// Read, the view is its query: every column it reads.
-		for _, x := range append([]expr.Expr{av.Where}, av.Exprs...) {
-			for _, c := range expr.Columns(x) {
-				if !slices.Contains(tableNeed.sel, c) {
-					tableNeed.sel = append(tableNeed.sel, c)
-				}
-			}
+		role := invoker
+		if !l.Invoker {
+			role = s.e.relOwner(l.View)
 		}
-	}
-	check := func() error { return s.allowedCols(rec, av.Table, priv, tableNeed) }
-	if v := s.e.named[av.View]; v == nil || !v.invoker {
-		if err := s.asRole(s.e.relOwner(av.View), check); err != nil {
+		if err := s.asRole(role, func() error { return s.allowedCols(cols, l.Base, priv, need) }); err != nil {
+			if !l.Invoker {
+				return withoutHint(err) // as PostgreSQL's, checked as the owner
+			}
 			return err
 		}
-	} else if err := check(); err != nil {
-		return err
 	}
-	return readAll(av.View)
+	return nil
+}
+
+// authorizeAutoOwners checks the levels of the automatically updatable
+// view b changes, if any, for a session's role that passes every check
+// of its own (a superuser): the views' owners are checked all the same.
+func (s *Session) authorizeAutoOwners(b sql.Bound, rec *recorder) error {
+	var priv sql.Privilege
+	switch b := b.(type) {
+	case *sql.Insert:
+		if b.Auto == nil {
+			return nil
+		}
+		priv = sql.PrivInsert
+		if len(b.Returning) > 0 {
+			priv |= sql.PrivSelect
+		}
+		if b.OnConflict != nil && !b.OnConflict.DoNothing {
+			priv |= sql.PrivSelect | sql.PrivUpdate
+		}
+	case *sql.Update:
+		if b.Auto == nil {
+			return nil
+		}
+		priv = sql.PrivUpdate
+	case *sql.Delete:
+		if b.Auto == nil {
+			return nil
+		}
+		priv = sql.PrivDelete
+	case *sql.ExplainAnalyze:
+		if b.DML != nil {
+			return s.authorizeAutoOwners(b.DML, rec)
+		}
+		return nil
+	case *sql.RuleThrough:
+		return s.authorizeAutoOwners(b.DML, rec)
+	default:
+		return nil
+	}
+	viewNeed, priv := autoViewNeeds(b, rec, priv)
+	return s.authorizeAutoLevels(autoOfAny(b), priv, viewNeed)
 }
 
 // onView are the view's columns that show the table's columns cols, as

@@ -11,7 +11,7 @@ import (
 // client sees, and allows it only into a table created or truncated in
 // the current subtransaction. The session keeps, for its open
 // transaction block, the tables (by the name COPY gives: a partition's
-// own) that it created or truncated, each with the savepoints open then
+// own, following a rename) that it created or truncated, each with the savepoints open then
 // (their numbers, outermost first). A table is fresh when the savepoints
 // open now are those, or a prefix of those: a savepoint released hands
 // what it did to the one around it, as PostgreSQL hands a committed
@@ -26,6 +26,14 @@ func (s *Session) noteFresh(b sql.Bound) {
 	}
 	var names []string
 	switch b := b.(type) {
+	case *sql.AlterTable:
+		// A table renamed keeps its mark, as PostgreSQL's follows the
+		// relation, not its name.
+		if path, ok := s.fresh[b.Table]; ok && b.New != nil && b.New.Name != b.Table {
+			delete(s.fresh, b.Table)
+			s.fresh[b.New.Name] = path
+		}
+		return
 	case *sql.CreateTable:
 		names = []string{b.Name}
 	case *sql.CreateTableAs:

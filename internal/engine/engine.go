@@ -464,6 +464,10 @@ type recorder struct {
 	// rowSec is the role whose row-level security the statement meets;
 	// nil when it bypasses it (rowsecurity.go).
 	rowSec *rowSecurityCtx
+	// rowSecOff is set when row_security was off as it bound (for the
+	// row security of views' owners too, which a binding kept for later
+	// runs must follow: sameBindSecurity).
+	rowSecOff bool
 	// ruleStack is the rewrite by rules a statement is bound within, and
 	// ruled the relation and event whose rules it already applied
 	// (rule_exec.go).

@@ -70,7 +70,7 @@ func (e *Engine) bindPrepared(p *Prepared, s *Session) (*binding, error) {
 	st := p.stmt
 	ns := ""
 	if s != nil {
-		rec.rowSec = s.rowSecurity()
+		rec.rowSec, rec.rowSecOff = s.rowSecurity(), s.rowSecOff()
 		rec.session = s // its TimeZone reads the statement's literals
 		if rn := s.tempNames(); rn != nil {
 			var err error
@@ -141,7 +141,7 @@ func (s *Session) CurrentColumns(p *Prepared) ([]plan.Column, bool, error) {
 	e := s.e
 	e.mu.RLock()
 	bd := p.take()
-	if bd == nil || bd.gen != e.catalogGen || bd.ns != s.bindNS() || !sameRowSecurity(bd.rec.rowSec, s.rowSecurity()) {
+	if bd == nil || bd.gen != e.catalogGen || bd.ns != s.bindNS() || !s.sameBindSecurity(bd.rec) {
 		nb, err := e.bindPrepared(p, s)
 		if err != nil {
 			e.mu.RUnlock()
@@ -226,7 +226,7 @@ func (s *Session) ExecPrepared(p *Prepared, args []value.Value) ([]Result, error
 	s.activityStart(p.stmt.SQL)
 	defer s.activityEnd()
 	return s.do(func() (sql.Bound, *recorder, error) {
-		if bd == nil || bd.gen != s.e.catalogGen || bd.ns != s.bindNS() || !sameRowSecurity(bd.rec.rowSec, s.rowSecurity()) {
+		if bd == nil || bd.gen != s.e.catalogGen || bd.ns != s.bindNS() || !s.sameBindSecurity(bd.rec) {
 			nb, err := s.e.bindPrepared(p, s)
 			if err != nil {
 				return nil, nil, err

@@ -262,7 +262,7 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 	}
 	if keep {
 		bd = s.plBindings.take(key, e.catalogGen)
-		if bd != nil && !sameRowSecurity(bd.rec.rowSec, s.rowSecurity()) {
+		if bd != nil && !s.sameBindSecurity(bd.rec) {
 			bd = nil // bound for another role's row-level security
 		}
 		if bd != nil && bd.rec.refs == nil && s.checksColumns() {
@@ -362,7 +362,7 @@ func (s *Session) bindPL(st *sql.Stmt, types []value.Type) (*plBinding, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL, rowSec: s.rowSecurity(), names: &nameScope{e: s.e, path: s.searchPath()}}
+	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL, rowSec: s.rowSecurity(), rowSecOff: s.rowSecOff(), names: &nameScope{e: s.e, path: s.searchPath()}}
 	if fr := s.transFrame(); fr != nil {
 		rec.cat = transCatalog{s.e, fr}
 	}

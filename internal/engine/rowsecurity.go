@@ -336,6 +336,24 @@ func (e *Engine) policyOfRole(role string) string {
 
 // sameRowSecurity reports whether a statement bound under a meets the
 // same row-level security under b: a binding is kept only then.
+// rowSecOff reports whether the session's row_security is off, while
+// some table has row security (false otherwise: nothing depends on it).
+func (s *Session) rowSecOff() bool {
+	if len(s.e.rls) == 0 {
+		return false
+	}
+	v, _ := s.setting("row_security")
+	return v == "off"
+}
+
+// sameBindSecurity reports whether a statement bound with rec may run
+// again in the session as it was bound: the same role's row security and
+// the same row_security, which the row security of the views' owners
+// follows whoever the role is (PostgreSQL plans again when it changes).
+func (s *Session) sameBindSecurity(rec *recorder) bool {
+	return sameRowSecurity(rec.rowSec, s.rowSecurity()) && rec.rowSecOff == s.rowSecOff()
+}
+
 func sameRowSecurity(a, b *rowSecurityCtx) bool {
 	if a == nil || b == nil {
 		return a == b

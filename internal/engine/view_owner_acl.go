@@ -51,6 +51,11 @@ var (
 
 // BindsView implements sql.ViewBinder for the views the statement names.
 func (r *recorder) BindsView(v *sql.Relation) (sql.Catalog, *sql.RefLog) {
+	if v.SecurityInvoker && r.bindsTarget {
+		// Under the view a statement changes: its levels are checked by
+		// authorizeAuto; the statement's row security applies.
+		return viewRecorder{r: r, f: &viewFrame{view: v.Name, rowSec: r.rowSec}}, nil
+	}
 	if v.SecurityInvoker {
 		if r.refs == nil {
 			return r, nil
@@ -98,6 +103,9 @@ func (r *recorder) frameFor(v *sql.Relation) (sql.Catalog, *sql.RefLog) {
 // rowSecurityOff reports whether the statement's session set
 // row_security to off.
 func (r *recorder) rowSecurityOff() bool {
+	if r.rowSecOff {
+		return true
+	}
 	s := r.session
 	if s == nil {
 		s = r.temps
@@ -163,8 +171,15 @@ func withoutHint(err error) error {
 var _ sql.InvokerCataloger = viewRecorder{}
 
 // InvokerCatalog implements sql.InvokerCataloger: the body of a SQL
-// function a view calls reads as the statement's role.
-func (v viewRecorder) InvokerCatalog() sql.Catalog { return v.r }
+// function a view calls reads as the statement's role, the columns it
+// reads checked as the statement's (not the view's owner's).
+func (v viewRecorder) InvokerCatalog() (sql.Catalog, *sql.RefLog) {
+	l := &sql.RefLog{} // kept out of the view owner's log in any case
+	if v.r.refs != nil {
+		v.r.invRefs = append(v.r.invRefs, l)
+	}
+	return v.r, l
+}
 
 var (
 	_ sql.TargetViewReader = (*recorder)(nil)
@@ -172,15 +187,19 @@ var (
 )
 
 // InTargetView implements sql.TargetViewReader: the table a statement
-// changes through view meets the row-level security of the view's owner;
-// its privileges are authorizeAuto's to check.
+// changes through view meets the row-level security of the view's owner
+// (of the statement's role for a security_invoker view); its privileges
+// are authorizeAuto's to check.
 func (r *recorder) InTargetView(v *sql.Relation) sql.Catalog {
 	e, ok := r.cat.(*Engine)
 	if !ok {
 		return viewRecorder{r: r}
 	}
 	owner := e.relOwner(v.Name)
-	rs := e.ownerRowSecurity(owner, r.rowSecurityOff())
+	rs := r.rowSec
+	if !v.SecurityInvoker {
+		rs = e.ownerRowSecurity(owner, r.rowSecurityOff())
+	}
 	if rs == nil {
 		return viewRecorder{r: r}
 	}

@@ -500,6 +500,11 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			}
 			if err != nil {
 				e := *pgerr.Wrap(err)
+				if e.Code == pgerr.InsufficientPrivilege {
+					// Met as the view's owner at run time (row security
+					// under row_security = off): PostgreSQL's own words.
+					return nil, nil, err
+				}
 				e.Position = 0
 				e.Message = fmt.Sprintf("%s (in view %q)", e.Message, rel.Name)
 				return nil, nil, b.stmt.errf(rv.Location, e.Code, "%s", e.Message)

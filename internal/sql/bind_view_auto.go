@@ -65,6 +65,13 @@ type AutoView struct {
 	// or UPDATE writes to the table, over its row, when the view reads
 	// it as the statement's role (security_invoker); nil for none.
 	RowChecks *RowChecks
+	// Levels are the views from the statement's to the table,
+	// outermost first, for their owners' privileges (bind_view_levels.go).
+	Levels []AutoLevel
+	// Read is set when the statement reads the view's rows (its WHERE,
+	// SET's expressions, RETURNING): each level's owner then needs
+	// SELECT on what its query reads.
+	Read bool
 	// Instead is set when Table is a view whose INSTEAD OF triggers do
 	// the statement's event (bind_view_instead.go): the plan of its rows,
 	// which the statement reads as a table's, each numbered.
@@ -228,7 +235,7 @@ func (b *binder) autoView(rel *Relation, op int16, loc int32) (*AutoView, error)
 	if err != nil {
 		return nil, err
 	}
-	av.View = rel.Name
+	av.View, av.Read = rel.Name, b.autoReads
 	// A view's check applies when it has a check option or a view above
 	// it has CASCADED; PostgreSQL checks the innermost first.
 	cascade := false
@@ -255,7 +262,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 	sel := rel.Query.Node.GetSelectStmt()
 	rv := sel.FromClause[0].GetRangeVar()
 	cat := b.cat
-	if tv, ok := cat.(TargetViewReader); ok && !rel.SecurityInvoker {
+	if tv, ok := cat.(TargetViewReader); ok {
 		cat = tv.InTargetView(rel)
 	} else if vr, ok := cat.(ViewReader); ok && !rel.SecurityInvoker {
 		cat = vr.InView()
@@ -308,6 +315,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 	}
 	sc := rowScope(alias, relRowType(base), base.Cols)
 	secured := inner == nil && base.Security != nil // as the view reads it
+	baseName := base.Name                           // a partition's own, which PostgreSQL checks
 	var part *expr.PartitionOf
 	if base.Partition != nil {
 		if secured {
@@ -368,7 +376,9 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 	}
 	av := &AutoView{Table: base.Name, base: base, Cols: make([]int, len(exprs)), Exprs: exprs, Partition: part, Inherit: inherit,
 		Where: plan.AndOf(append(plan.Conjuncts(partWhere(part)), plan.Conjuncts(where)...)), Instead: instead}
+	av.Levels = []AutoLevel{autoLevel(rel, baseName, exprs, where)}
 	if inner != nil {
+		av.Levels = append(av.Levels, inner.Levels...)
 		av.Shown, av.RowChecks = append(av.Shown, inner.Shown...), inner.RowChecks
 	} else if secured {
 		if err := sub.autoSecurity(av, base, alias, op, b.autoReads); err != nil {

@@ -20,8 +20,10 @@ type TargetBinder interface {
 
 // TargetViewReader is a ViewReader whose InTargetView is the catalog to
 // resolve the relation under view against when a statement changes it
-// through the view: the row-level security of the view's owner applies
-// to it, as PostgreSQL's rewritten statement meets it.
+// through the view: the row-level security of the view's owner (the
+// statement's role for a security_invoker view) applies to it, as
+// PostgreSQL's rewritten statement meets it, and the relation is no read
+// of the statement's (its privileges are checked per level, AutoLevel).
 type TargetViewReader interface {
 	InTargetView(view *Relation) Catalog
 }
@@ -29,21 +31,25 @@ type TargetViewReader interface {
 // InvokerCataloger is a ViewBinder's catalog of a view's query, whose
 // InvokerCatalog resolves the relations of the body of a SQL function the
 // query calls: the function runs as the statement's role, not as the
-// view's owner, as PostgreSQL runs it.
+// view's owner, as PostgreSQL runs it. The log, nil when none is needed,
+// records the columns the body reads, which the statement's role needs
+// SELECT on (not the view's owner).
 type InvokerCataloger interface {
-	InvokerCatalog() Catalog
+	InvokerCatalog() (Catalog, *RefLog)
 }
 
-// asInvoker makes the binder resolve relations as the statement's role
-// until the function it returns is called (InvokerCataloger).
+// asInvoker makes the binder resolve relations as the statement's role,
+// and record the columns read in the log for the statement's role, until
+// the function it returns is called (InvokerCataloger).
 func (b *binder) asInvoker() func() {
 	ic, ok := b.cat.(InvokerCataloger)
 	if !ok {
 		return func() {}
 	}
-	saved := b.cat
-	b.cat = ic.InvokerCatalog()
-	return func() { b.cat = saved }
+	saved, savedStmt := b.cat, b.stmt
+	cat, refs := ic.InvokerCatalog()
+	b.cat, b.stmt = cat, withRefs(b.stmt, refs)
+	return func() { b.cat, b.stmt = saved, savedStmt }
 }
 
 // viewCatalog is the catalog to bind view rel's query against, and the
