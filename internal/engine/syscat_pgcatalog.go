@@ -206,6 +206,7 @@ func pgAttribute(o *catalogObjects, r *catRows) {
 			stats, compression, options := -1, "", any(nil)
 			if def != nil && i < len(def.Cols) {
 				a := &def.Cols[i].Attrs
+				coll = columnCollationOID(&def.Cols[i], coll)
 				stats, options = a.StatTarget(), attOptions(a.Options)
 				if a.Storage != 0 {
 					storage = string(rune(a.Storage))

@@ -16,6 +16,13 @@ type Collate struct {
 	E    Expr
 	ID   uint8
 	Name string // the collation's name, for String
+	// Implicit marks the collation a table's column declares, applied to
+	// a reference of it (Loc, its position in the statement): it yields
+	// to an explicit COLLATE, and two different ones conflict, as
+	// PostgreSQL derives collations. String leaves it out, as the
+	// column's own.
+	Implicit bool
+	Loc      int32
 }
 
 var _ Expr = (*Collate)(nil)
@@ -42,7 +49,7 @@ func (c *Collate) Eval(row value.Row) (value.Value, error) {
 // String renders e COLLATE name; a byte-wise collation renders as e alone,
 // as it changes nothing that the plan shows.
 func (c *Collate) String() string {
-	if c.ID == 0 {
+	if c.ID == 0 || c.Implicit {
 		return c.E.String()
 	}
 	return "(" + c.E.String() + " COLLATE " + quoteIdent(c.Name) + ")"
