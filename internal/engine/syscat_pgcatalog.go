@@ -286,6 +286,9 @@ func pgType(o *catalogObjects, r *catRows) {
 		if t.kind == value.Name || t.kind == value.ArrayOf(value.Name) || coll != 0 && t.nsp == infoSchemaOID {
 			coll = cCollOID // name's collation is always "C", as information_schema's domains'
 		}
+		if oid := collationOID(t.collation); oid != 0 {
+			coll = oid
+		}
 		typmod, def, base := int32(-1), any(nil), uint32(0)
 		if t.typtype == 'd' {
 			typmod, base = t.baseMod, t.base

@@ -178,7 +178,7 @@ func withChildren(e Expr, kids []Expr) Expr {
 	case *MinMax:
 		return &MinMax{Args: kids, T: n.T, Least: n.Least}
 	case *Collate:
-		return &Collate{E: kids[0], ID: n.ID, Name: n.Name, Implicit: n.Implicit, Loc: n.Loc}
+		return &Collate{E: kids[0], ID: n.ID, Name: n.Name, Implicit: n.Implicit, Loc: n.Loc, Derived: n.Derived}
 	case *Indeterminate:
 		return &Indeterminate{E: kids[0]}
 	case *Like:
