@@ -160,6 +160,9 @@ func infoColumns(o *catalogObjects, r *catRows) {
 				"is_generated", isGen, "generation_expression", genExpr, "is_updatable", yesNo(updatable(i))}
 			pairs = append(pairs, infoDataType(c, o)...)
 			pairs = append(pairs, o.infoIdentity(rel, c)...)
+			if rel.t != nil {
+				pairs = append(pairs, infoCollation(&rel.t.def.Cols[i])...)
+			}
 			if rel.t != nil && rel.t.def.Cols[i].Domain != nil {
 				sc, name := o.e.splitObject(rel.t.def.Cols[i].Domain.Name())
 				pairs = append(pairs, "domain_catalog", DatabaseName, "domain_schema", sc, "domain_name", name)

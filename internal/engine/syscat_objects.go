@@ -177,6 +177,8 @@ type catType struct {
 	sorts      []float64
 	// relid is a row type's relation (pg_type.typrelid), 0 for others.
 	relid uint32
+	// collation is a domain's COLLATE clause's collation, "" for none.
+	collation string
 }
 
 type catProc struct {
@@ -720,7 +722,7 @@ func (e *Engine) catalogTypes() []catType {
 		base := e.typeOID(def.Base, def.Parent)
 		text, bin := e.domainDefaultTexts(def)
 		out = append(out, catType{oid: objectOID("type", name), name: name, nsp: publicOID, kind: def.Base.Kind, typtype: 'd',
-			base: base, baseMod: def.Base.Typmod(), notNull: def.NotNull, def: text, defBin: bin})
+			base: base, baseMod: def.Base.Typmod(), notNull: def.NotNull, def: text, defBin: bin, collation: def.Collation})
 	}
 	out = append(out, infoSchemaTypes...)
 	return append(out, e.extCatalogTypes()...)

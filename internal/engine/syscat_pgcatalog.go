@@ -206,6 +206,7 @@ func pgAttribute(o *catalogObjects, r *catRows) {
 			stats, compression, options := -1, "", any(nil)
 			if def != nil && i < len(def.Cols) {
 				a := &def.Cols[i].Attrs
+				coll = columnCollationOID(&def.Cols[i], coll)
 				stats, options = a.StatTarget(), attOptions(a.Options)
 				if a.Storage != 0 {
 					storage = string(rune(a.Storage))
@@ -284,6 +285,9 @@ func pgType(o *catalogObjects, r *catRows) {
 		}
 		if t.kind == value.Name || t.kind == value.ArrayOf(value.Name) || coll != 0 && t.nsp == infoSchemaOID {
 			coll = cCollOID // name's collation is always "C", as information_schema's domains'
+		}
+		if oid := collationOID(t.collation); oid != 0 {
+			coll = oid
 		}
 		typmod, def, defBin, base := int32(-1), any(nil), any(nil), uint32(0)
 		if t.typtype == 'd' {

@@ -153,7 +153,7 @@ func newUniqueIndex(name string, cols []int, primary bool, def *sql.CreateTable)
 func newTable(def *sql.CreateTable) *table {
 	t := &table{name: def.Name, def: def, rows: newRowStore(), nextID: 1}
 	for _, c := range def.Cols {
-		t.cols = append(t.cols, plan.Column{Name: c.Name, Type: c.Type})
+		t.cols = append(t.cols, plan.Column{Name: c.Name, Type: c.Type, Coll: c.ICUCollation()})
 	}
 	if def.PrimaryKey != nil {
 		t.uniques = append(t.uniques, newUniqueIndex(def.KeyName(-1), def.PrimaryKey, true, def))

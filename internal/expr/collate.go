@@ -16,6 +16,19 @@ type Collate struct {
 	E    Expr
 	ID   uint8
 	Name string // the collation's name, for String
+	// Implicit marks the collation a table's column declares, applied to
+	// a reference of it (Loc, its position in the statement): it yields
+	// to an explicit COLLATE, and two different ones conflict, as
+	// PostgreSQL derives collations. String leaves it out, as the
+	// column's own.
+	Implicit bool
+	Loc      int32
+	// Derived marks a function's result given its operands' collation
+	// (upper(s COLLATE "tr-x-icu")): the operands were checked against
+	// the repertoire, and the few characters outside it that a case
+	// mapping yields (U+0307 of lower('İ'), U+02BC of upper('ŉ')) are not
+	// refused.
+	Derived bool
 }
 
 var _ Expr = (*Collate)(nil)
@@ -30,7 +43,7 @@ func (c *Collate) Eval(row value.Row) (value.Value, error) {
 	if err != nil || v.IsNull() {
 		return v, err
 	}
-	if c.ID != 0 {
+	if c.ID != 0 && !c.Derived {
 		if r, ok := value.CollationRepertoire(v.Str()); !ok {
 			return value.Null, pgerr.New(pgerr.FeatureNotSupported, "collation %s does not support the character U+%04X", quoteIdent(c.Name), r).
 				WithHint("ICU collations order the printable ASCII characters, Latin-1 Supplement and Latin Extended-A (U+0020 to U+007E, U+00A0 to U+017F)")
@@ -42,7 +55,7 @@ func (c *Collate) Eval(row value.Row) (value.Value, error) {
 // String renders e COLLATE name; a byte-wise collation renders as e alone,
 // as it changes nothing that the plan shows.
 func (c *Collate) String() string {
-	if c.ID == 0 {
+	if c.ID == 0 || c.Implicit {
 		return c.E.String()
 	}
 	return "(" + c.E.String() + " COLLATE " + quoteIdent(c.Name) + ")"

@@ -30,8 +30,8 @@ func init() {
 	textFn := func(f func(string) string) func([]value.Value) (value.Value, error) {
 		return func(a []value.Value) (value.Value, error) { return text(f(textOf(a[0]))), nil }
 	}
-	strict("lower", kinds(T), value.TextType, textFn(strings.ToLower))
-	strict("upper", kinds(T), value.TextType, textFn(strings.ToUpper))
+	strict("lower", kinds(T), value.TextType, caseFn('l', strings.ToLower))
+	strict("upper", kinds(T), value.TextType, caseFn('u', strings.ToUpper))
 	strict("initcap", kinds(T), value.TextType, textFn(initcap))
 	strict("reverse", kinds(T), value.TextType, textFn(reverse))
 	strict("md5", kinds(T), value.TextType, textFn(func(s string) string {

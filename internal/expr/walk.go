@@ -11,6 +11,8 @@ func children(e Expr) []Expr {
 		return []Expr{n.E}
 	case *Collate:
 		return []Expr{n.E}
+	case *Indeterminate:
+		return []Expr{n.E}
 	case *DomainCheck:
 		return []Expr{n.E}
 	case *Arith:
@@ -176,7 +178,9 @@ func withChildren(e Expr, kids []Expr) Expr {
 	case *MinMax:
 		return &MinMax{Args: kids, T: n.T, Least: n.Least}
 	case *Collate:
-		return &Collate{E: kids[0], ID: n.ID, Name: n.Name}
+		return &Collate{E: kids[0], ID: n.ID, Name: n.Name, Implicit: n.Implicit, Loc: n.Loc, Derived: n.Derived}
+	case *Indeterminate:
+		return &Indeterminate{E: kids[0]}
 	case *Like:
 		l := &Like{E: kids[0], Pattern: kids[1], ILike: n.ILike, Not: n.Not}
 		if len(kids) > 2 {

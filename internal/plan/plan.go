@@ -16,6 +16,11 @@ import (
 type Column struct {
 	Name string
 	Type value.Type
+	// Coll is the ICU collation a table's column declares, which every
+	// reference of the column applies (value.LookupCollation's ID); 0
+	// for none and for the columns of other nodes, whose values carry
+	// their collation themselves.
+	Coll uint8
 }
 
 // Node is a logical plan node. Nodes are immutable.

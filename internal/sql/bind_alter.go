@@ -424,6 +424,7 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 			}
 		}
 		cd.TypeName = def.TypeName
+		cd.CollClause = def.CollClause // without one, the new type's default, as in PostgreSQL
 		// The column takes its new type's storage and the default
 		// compression, as in PostgreSQL; the rest stays.
 		_, i := w.col(cmd.Name)

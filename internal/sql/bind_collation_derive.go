@@ -34,15 +34,14 @@ func deriveCollation(n *pg_query.Node, e expr.Expr) expr.Expr {
 		return e
 	}
 	if c := value.LookupCollation(name); c != nil {
-		return &expr.Collate{E: e, ID: c.ID, Name: c.Name}
+		return &expr.Collate{E: e, ID: c.ID, Name: c.Name, Derived: true}
 	}
 	return e
 }
 
 // collationMismatch refuses an operator or a function call whose operands
 // carry different explicit collations (42P21), as PostgreSQL does, at the
-// second one's COLLATE; and lower, upper and initcap under an ICU
-// collation (0A000).
+// second one's COLLATE; and initcap under an ICU collation (0A000).
 func (b *binder) collationMismatch(n *pg_query.Node) error {
 	var ops []*pg_query.Node
 	switch {
@@ -51,10 +50,9 @@ func (b *binder) collationMismatch(n *pg_query.Node) error {
 	case n.GetFuncCall() != nil:
 		ops = n.GetFuncCall().Args
 		f := n.GetFuncCall()
-		if name := opName(f.Funcname); caseMapped[name] {
+		if name := opName(f.Funcname); name == "initcap" {
 			if c := value.LookupCollation(explicitCollation(n)); c != nil {
-				return b.refuse(f.Location, "%s under the ICU collation %s is not supported", name, expr.QuoteIdent(c.Name)).
-					WithHint("ICU maps case by the collation's locale (upper('ß') is 'SS'); apply the collation to the result instead")
+				return initcapRefused(b, f.Location, c.Name)
 			}
 		}
 	default:
@@ -102,11 +100,6 @@ func explicitCollateClause(n *pg_query.Node) *pg_query.CollateClause {
 	}
 	return nil
 }
-
-// caseMapped are the functions whose result PostgreSQL computes with the
-// case mapping of their argument's collation, which for an ICU collation
-// is ICU's, locale by locale: refused under one.
-var caseMapped = map[string]bool{"lower": true, "upper": true, "initcap": true}
 
 // derivedCollation is explicitCollation extended to the values COALESCE,
 // GREATEST/LEAST and CASE choose among, whose explicit collation is the

@@ -46,6 +46,8 @@ func (b *binder) bindCollationFor(s *scope, f *pg_query.FuncCall) (expr.Expr, er
 	name := "default"
 	if c := explicitCollation(args[0]); c != "" {
 		name = c
+	} else if st := collationState(e); st.strength == collImplicit && st.id != 0 {
+		name = st.name // a column's ICU collation
 	}
 	return &expr.Const{V: value.NewText(value.Text, quoteIdent(name)), T: value.TextType}, nil
 }

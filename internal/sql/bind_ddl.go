@@ -85,11 +85,12 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := b.columnCollation(cd.CollClause, t); err != nil {
+		coll, err := b.columnCollation(cd.CollClause, t)
+		if err != nil {
 			return nil, err
 		}
 		colIdx[cd.Colname] = len(ct.Cols)
-		ct.Cols = append(ct.Cols, ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull, Domain: dom})
+		ct.Cols = append(ct.Cols, ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull, Domain: dom, Collation: coll})
 		if err := columnDefAttrs(cd, &ct.Cols[len(ct.Cols)-1]); err != nil {
 			return nil, err
 		}
@@ -120,7 +121,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	}
 	sc := &scope{}
 	for _, c := range ct.Cols {
-		sc.cols = append(sc.cols, scopeCol{qual: ct.Name, name: c.Name, typ: c.Type})
+		sc.cols = append(sc.cols, scopeCol{qual: ct.Name, name: c.Name, typ: c.Type, coll: c.ICUCollation()})
 	}
 	keys := func(c *pg_query.Constraint) ([]int, error) {
 		var out []int

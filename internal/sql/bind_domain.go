@@ -196,7 +196,8 @@ func (b *binder) createDomain(cd *pg_query.CreateDomainStmt) (Bound, error) {
 }
 
 // domainCollation checks a domain's COLLATE clause: its base type must
-// be collatable, and the collation one deltaview knows.
+// be collatable, and the collation one deltaview knows: a byte-wise one,
+// or an ICU collation that the references of the domain's columns apply.
 func (b *binder) domainCollation(cc *pg_query.CollateClause, base value.Type) (string, error) {
 	var parts []string
 	for _, n := range cc.Collname {
@@ -213,6 +214,15 @@ func (b *binder) domainCollation(cc *pg_query.CollateClause, base value.Type) (s
 	switch name {
 	case "default", "C", "POSIX", "ucs_basic":
 		return name, nil
+	}
+	if c := value.LookupCollation(name); c != nil && len(parts) == 1 {
+		if k != value.Text && k != value.Varchar && k != value.Char {
+			return "", b.refuse(cc.Location, "collation %s on type %s is not supported", QuoteIdent(c.Name), base)
+		}
+		return name, nil // its columns' references apply it (ColumnDef.ICUCollation)
+	}
+	if value.PostgreSQLICUCollation(name) {
+		return "", b.checkCollation(parts, cc.Location)
 	}
 	return "", b.stmt.errf(cc.Location, pgerr.UndefinedObject, "collation %q for encoding \"UTF8\" does not exist", name)
 }

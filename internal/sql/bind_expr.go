@@ -22,7 +22,10 @@ func (b *binder) bindExpr(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	if err != nil || e == nil {
 		return e, err
 	}
-	return b.zoned(foldNull(deriveCollation(n, e))), nil
+	if e, err = b.implicitCollation(n, deriveCollation(n, e)); err != nil {
+		return nil, err
+	}
+	return b.zoned(foldNull(e)), nil
 }
 
 // foldNull replaces each strict operation with a NULL constant operand (a
@@ -200,6 +203,14 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 }
 
 func (b *binder) bindColumnRef(s *scope, c *pg_query.ColumnRef) (expr.Expr, error) {
+	e, err := b.bindColumnRefNode(s, c)
+	if err != nil {
+		return nil, err
+	}
+	return b.columnCollated(s, e, c.Location), nil
+}
+
+func (b *binder) bindColumnRefNode(s *scope, c *pg_query.ColumnRef) (expr.Expr, error) {
 	var names []string
 	for _, f := range c.Fields {
 		if f.GetAStar() != nil {
@@ -900,13 +911,15 @@ func (b *binder) bindCollate(s *scope, c *pg_query.CollateClause) (expr.Expr, er
 	return e, nil
 }
 
-// readsColumns reports whether e reads a column, whose values may carry
-// an ICU collation from a subquery or a materialized view that applied
-// one: a byte-wise COLLATE must take it off.
+// readsColumns reports whether e reads a column (of its query or an
+// enclosing one), whose values may carry an ICU collation from a
+// subquery or a materialized view that applied one: a byte-wise COLLATE
+// must take it off.
 func readsColumns(e expr.Expr) bool {
 	found := false
 	expr.Walk(e, func(n expr.Expr) bool {
-		if _, ok := n.(*expr.Col); ok {
+		switch n.(type) {
+		case *expr.Col, *expr.Outer:
 			found = true
 		}
 		return !found

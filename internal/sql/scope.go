@@ -66,6 +66,9 @@ type scopeCol struct {
 	// its position there; "" for any other source (RefLog).
 	origin    string
 	originCol int
+	// coll is the ICU collation of a table's column (plan.Column.Coll),
+	// which a reference applies with implicit strength; 0 for none.
+	coll uint8
 }
 
 // keyedRel is one occurrence of a table with a primary key in a FROM
@@ -144,7 +147,7 @@ func rowScope(qual string, rowType value.Type, cols []plan.Column) *scope {
 
 func (s *scope) add(qual string, cols []plan.Column) {
 	for _, c := range cols {
-		s.cols = append(s.cols, scopeCol{qual: qual, name: c.Name, typ: c.Type})
+		s.cols = append(s.cols, scopeCol{qual: qual, name: c.Name, typ: c.Type, coll: c.Coll})
 	}
 }
 

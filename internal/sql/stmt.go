@@ -32,6 +32,9 @@ type ColumnDef struct {
 	// Attrs are its statistics target, storage, compression and
 	// options (bind_column_attrs.go).
 	Attrs ColumnAttrs
+	// Collation is the name of its COLLATE clause's collation, "" for
+	// none (CollationName).
+	Collation string
 }
 
 // DefaultExpr returns the column's default, or else its domain's (nil:

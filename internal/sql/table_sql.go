@@ -61,6 +61,9 @@ func (ct *CreateTable) SQL() string {
 		} else {
 			b.WriteString(c.Type.String())
 		}
+		if c.Collation != "" {
+			b.WriteString(" COLLATE " + QuoteIdent(c.Collation))
+		}
 		b.WriteString(c.columnAttrsSQL())
 		if c.NotNull { // a key's columns too: they stay NOT NULL when it is dropped, as in PostgreSQL
 			b.WriteString(" NOT NULL")

@@ -131,3 +131,11 @@ func CollationRepertoire(s string) (r rune, ok bool) {
 	}
 	return 0, true
 }
+
+// CollationByID is the collation numbered id, nil for 0 or an unknown
+// one.
+func CollationByID(id uint8) *Collation {
+	collations.Lock()
+	defer collations.Unlock()
+	return collations.byID[id]
+}

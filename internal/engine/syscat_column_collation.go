@@ -1,0 +1,40 @@
+package engine
+
+import "github.com/deltaview/deltaview/internal/sql"
+
+// collationOID is the oid pg_collation gives the collation called name,
+// 0 when it lists none of that name.
+func collationOID(name string) uint32 {
+	for _, c := range collations {
+		if c.name == name {
+			return c.oid
+		}
+	}
+	for _, c := range icuCollations {
+		if c.locale+"-x-icu" == name {
+			return c.oid
+		}
+	}
+	return 0
+}
+
+// columnCollationOID is pg_attribute.attcollation of a table's column:
+// its COLLATE clause's or its domain's collation, else its type's
+// (typeCollation) given as fallback.
+func columnCollationOID(c *sql.ColumnDef, fallback uint32) uint32 {
+	if oid := collationOID(c.CollationName()); oid != 0 && fallback != 0 {
+		return oid
+	}
+	return fallback
+}
+
+// infoCollation is information_schema.columns' description of a
+// column's collation: catalog, schema and name, unless it is the
+// default, which PostgreSQL leaves out.
+func infoCollation(c *sql.ColumnDef) []any {
+	name := c.CollationName()
+	if name == "" || name == "default" {
+		return nil
+	}
+	return []any{"collation_catalog", DatabaseName, "collation_schema", "pg_catalog", "collation_name", name}
+}

@@ -1,0 +1,33 @@
+package sql
+
+import (
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// columnCollated applies to a reference e of a table's column the ICU
+// collation the column declares (scopeCol.coll), with implicit strength:
+// the stored values carry none (a table keeps its strings uncollated), so
+// the collation comes from the reference, as PostgreSQL's column
+// references take the column's. Any other reference is returned as it is.
+func (b *binder) columnCollated(s *scope, e expr.Expr, loc int32) expr.Expr {
+	var sc *scopeCol
+	switch c := e.(type) {
+	case *expr.Col:
+		if c.Idx < len(s.cols) {
+			sc = &s.cols[c.Idx]
+		}
+	case *expr.Outer:
+		if d := c.Depth - 1; d >= 0 && d < len(b.outers) && c.Idx < len(b.outers[d].cols) {
+			sc = &b.outers[d].cols[c.Idx]
+		}
+	}
+	if sc == nil || sc.coll == 0 {
+		return e
+	}
+	coll := value.CollationByID(sc.coll)
+	if coll == nil {
+		return e
+	}
+	return &expr.Collate{E: e, ID: coll.ID, Name: coll.Name, Implicit: true, Loc: loc}
+}
