@@ -6,6 +6,20 @@ import (
 	"github.com/deltaview/deltaview/internal/sql"
 )
 
+// ownerItem is the owner's own item on the relation keyed key: every
+// privilege, and the grant options its key holds.
+func (e *Engine) ownerItem(key string) sql.Privilege {
+	return ownerPlain(e.seqs[key] != nil) | e.grants[key][e.relOwner(key)]
+}
+
+// ownerPlain is every privilege of a relation (a sequence when seq).
+func ownerPlain(seq bool) sql.Privilege {
+	if seq {
+		return sql.PrivSelect | sql.PrivUpdate | sql.PrivUsage
+	}
+	return sql.PrivTableAll
+}
+
 // aclNewOwner rewrites the ACL of the relation keyed key for its new
 // owner, as PostgreSQL's aclnewowner does: the old owner becomes the new
 // one wherever it is grantee or grantor, and items that then share a
@@ -18,7 +32,7 @@ func (e *Engine) aclNewOwner(key, newOwner string) error {
 		return nil
 	}
 	old := e.relOwner(key)
-	acl := append([]aclItem{{grantee: old, grantor: old}}, e.relItems(key)...)
+	acl := append([]aclItem{{grantee: old, grantor: old, privs: e.ownerItem(key)}}, e.relItems(key)...)
 	var next []aclItem
 	for _, it := range acl {
 		if it.grantee == old {
@@ -34,7 +48,11 @@ func (e *Engine) aclNewOwner(key, newOwner string) error {
 		}
 		next = append(next, it)
 	}
-	next = next[1:] // the new owner's own item
+	if next[0].privs.Options() == 0 {
+		next = next[1:] // the new owner's own item, as it always is
+	} else {
+		next[0].privs &^= ownerPlain(e.seqs[key] != nil) // with options it keeps
+	}
 	keys := make([]string, len(next))
 	m := make(map[string]sql.Privilege, len(next))
 	for i, it := range next {

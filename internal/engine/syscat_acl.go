@@ -16,11 +16,9 @@ func (o *catalogObjects) relACL(rel *catRel) any {
 		return nil
 	}
 	owner := o.e.relOwner(rel.key)
-	all := "arwdDxt"
-	if rel.kind == 'S' {
-		all = "rwU"
-	}
-	acl := []string{aclRole(owner) + "=" + all + "/" + aclRole(owner)}
+	// The owner's own item holds every privilege, and the grant options
+	// an owner change merged into it (acl_newowner.go).
+	acl := []string{aclRole(owner) + "=" + aclLetters(o.e.ownerItem(rel.key)) + "/" + aclRole(owner)}
 	for _, it := range o.e.relItems(rel.key) {
 		if it.grantee == owner && it.grantor == owner {
 			continue
