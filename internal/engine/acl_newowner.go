@@ -51,7 +51,7 @@ func (e *Engine) aclNewOwner(key, newOwner string) error {
 	if next[0].privs.Options() == 0 {
 		next = next[1:] // the new owner's own item, as it always is
 	} else {
-		next[0].privs &^= ownerPlain(e.seqs[key] != nil) // with options it keeps
+		next[0].privs = next[0].privs.Options().WithOption() // the options it keeps
 	}
 	keys := make([]string, len(next))
 	m := make(map[string]sql.Privilege, len(next))
