@@ -78,7 +78,7 @@ func (s *Session) allowedCols(rec *recorder, name string, priv sql.Privilege, ne
 		return err
 	}
 	held := e.heldRoles(s.role)
-	g := e.grants[name]
+	g := e.relGrants(name)
 	have := g[""]
 	for _, h := range held {
 		have |= g[h]

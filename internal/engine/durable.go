@@ -2,6 +2,7 @@ package engine
 
 import (
 	"io"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -349,8 +350,8 @@ func (e *Engine) LoadRoles(roles []StoredRole, grants []StoredGrant) {
 		e.roles[r.Name] = &role{name: r.Name, login: r.Login, superuser: r.Superuser, verifier: r.Verifier}
 	}
 	for _, g := range grants {
-		if _, ok := e.roles[g.Role]; !ok && g.Role != "" {
-			continue
+		if grantee, grantor, other := strings.Cut(g.Role, "\x00"); e.roles[grantee] == nil && grantee != "" || other && e.roles[grantor] == nil {
+			continue // an item of another grantor keys grantee and grantor (acl_items.go)
 		}
 		if e.grants == nil {
 			e.grants = map[string]map[string]sql.Privilege{}

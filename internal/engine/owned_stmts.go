@@ -226,7 +226,9 @@ func (s *Session) dropOwnedStmts(d *pg_query.DropOwnedStmt) ([]string, error) {
 	for _, rel := range sortedKeys(e.grants) {
 		for _, r := range roles {
 			if e.grants[rel][r] != 0 && !isTemp(rel) {
-				out = append(out, fmt.Sprintf("REVOKE ALL ON TABLE %s FROM %s", e.qualifiedName(rel), to))
+				// CASCADE: what the roles granted with their options goes
+				// too, as PostgreSQL's RemoveRoleFromObjectACL takes it.
+				out = append(out, fmt.Sprintf("REVOKE ALL ON TABLE %s FROM %s CASCADE", e.qualifiedName(rel), to))
 				break
 			}
 		}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -90,18 +89,8 @@ func (e *Engine) setRelOwner(key, role string) error {
 			}
 		}
 	}
-	if e.grants[key][role] != 0 {
-		// The new owner's own grants merge into the owner's privileges,
-		// as PostgreSQL's aclnewowner merges its ACL items.
-		if e.store != nil && !isTemp(key) {
-			if err := e.store.SaveGrants([]StoredGrant{{Relation: key, Role: role}}); err != nil {
-				return err
-			}
-		}
-		m := maps.Clone(e.grants[key])
-		delete(m, role)
-		e.grants[key] = m
-		e.noteGrant(key, role, 0)
+	if err := e.aclNewOwner(key, role); err != nil {
+		return err
 	}
 	if e.owners == nil {
 		e.owners = map[string]string{}

@@ -125,7 +125,7 @@ func (s *Session) mayReference(fk sql.ForeignKey) error {
 	}
 	held := e.heldRoles(s.role)
 	for _, h := range append([]string{""}, held...) {
-		if e.grants[fk.RefTable][h]&sql.PrivReferences != 0 {
+		if e.relGrants(fk.RefTable)[h]&sql.PrivReferences != 0 {
 			return nil // REFERENCES on the whole table
 		}
 	}

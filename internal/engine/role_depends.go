@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -50,7 +51,7 @@ func (e *Engine) schemasOwnedBy(role string) []string {
 func (e *Engine) privilegeGrantees(role string) []string {
 	var out []string
 	for _, key := range sortedKeys(e.grants) {
-		if e.grants[key][role] == 0 || e.relOwner(key) == role {
+		if !slices.Contains(aclRoles(e.relItems(key), e.relOwner(key)), role) {
 			continue
 		}
 		kind, ok := e.kindOf(key)

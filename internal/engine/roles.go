@@ -153,7 +153,7 @@ func (s *Session) allowed(name string, priv sql.Privilege) error {
 	if slices.Contains(held, e.owners[name]) {
 		return nil // the owner holds every privilege (owner.go), and its members
 	}
-	g := e.grants[name]
+	g := e.relGrants(name)
 	have := g[""]
 	for _, h := range held {
 		have |= g[h]
@@ -585,74 +585,15 @@ func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 	for _, name := range gone {
 		delete(e.roles, name)
 		for rel, g := range e.grants {
-			delete(g, name)
-			e.noteGrant(rel, name, 0)
+			for key := range g {
+				if grantee, grantor := splitItemKey(key, ""); grantee == name || grantor == name {
+					delete(g, key)
+					e.noteGrant(rel, key, 0)
+				}
+			}
 		}
 	}
 	return Result{Tag: "DROP ROLE", Notices: notices}, nil
-}
-
-func (e *Engine) grant(g *sql.Grant) (Result, error) {
-	for _, name := range g.Roles {
-		if _, ok := e.roles[name]; !ok && name != "" {
-			return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
-		}
-	}
-	if err := checkGrantOption(g.Option, g.Revoke, g.Roles); err != nil {
-		return Result{}, err
-	}
-	// The privileges held after the statement, written to the store
-	// before they change in memory.
-	var after []StoredGrant
-	var res Result
-	for _, rel := range g.Relations {
-		if g.Privs == 0 && !g.All {
-			break // column privileges alone (column_acl.go)
-		}
-		privs, warn, err := e.grantPrivsOn(g, rel)
-		if err != nil {
-			return Result{}, err
-		}
-		if warn != "" {
-			res.Notices = append(res.Notices, warn)
-			if res.NoticeLevels == nil {
-				res.NoticeLevels = map[int]string{}
-			}
-			res.NoticeLevels[len(res.Notices)-1] = "WARNING"
-		}
-		for _, name := range g.Roles {
-			after = append(after, StoredGrant{Relation: rel, Role: name, Privs: applyGrant(g, e.grants[rel][name], privs)})
-		}
-	}
-	if e.store != nil {
-		if err := e.store.SaveGrants(after); err != nil {
-			return Result{}, err
-		}
-	}
-	if e.grants == nil {
-		e.grants = map[string]map[string]sql.Privilege{}
-	}
-	for _, a := range after {
-		m := e.grants[a.Relation]
-		if m == nil {
-			m = map[string]sql.Privilege{}
-			e.grants[a.Relation] = m
-		}
-		if a.Privs == 0 {
-			delete(m, a.Role)
-		} else {
-			m[a.Role] = a.Privs
-		}
-		e.noteGrant(a.Relation, a.Role, a.Privs)
-	}
-	if err := e.grantColumns(g); err != nil {
-		return Result{}, err
-	}
-	res.Tag = "GRANT"
-	if g.Revoke {
-		res.Tag = "REVOKE"
-	}
-	return res, nil
 }
 
 // grantPrivsOn is the privileges g gives or takes on rel, as PostgreSQL's
@@ -720,10 +661,10 @@ func (e *Engine) Grants() []string {
 	var out []string
 	for rel, m := range e.grants {
 		for name, p := range m {
-			if name == "" {
-				name = "PUBLIC"
+			if name == "" || name[0] == 0 {
+				name = "PUBLIC" + name
 			}
-			out = append(out, fmt.Sprintf("%s %s %s", rel, name, p))
+			out = append(out, fmt.Sprintf("%s %s %s", rel, strings.ReplaceAll(name, "\x00", "/"), p))
 		}
 	}
 	sort.Strings(out)

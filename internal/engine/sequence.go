@@ -787,7 +787,7 @@ func (s *Session) seqAllowed(name string, any sql.Privilege) error {
 	if o, ok := s.e.owners[name]; ok && s.e.hasPrivsOf(s.role, o) {
 		return nil // the owner holds every privilege (owner.go), and its members
 	}
-	g := s.e.grants[name]
+	g := s.e.relGrants(name)
 	have := g[""]
 	for _, h := range s.e.heldRoles(s.role) {
 		have |= g[h]

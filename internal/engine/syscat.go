@@ -497,6 +497,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	for _, r := range o.rels {
 		sc.Owners[r.oid] = e.roleOID(e.relOrTypeOwner(r.key))
 		if g, ok := e.grants[r.key]; ok && r.key != "" {
+			g = e.relGrants(r.key)
 			sc.Grants[r.oid] = map[string]uint8{}
 			for role, p := range g {
 				sc.Grants[r.oid][role] = uint8(p)

@@ -8,25 +8,22 @@ import (
 // relACL is pg_class.relacl of rel, as PostgreSQL prints its aclitem[]
 // (psql's \dp and \z): NULL while no GRANT names the relation (the
 // default privileges), else the owner's item (every privilege) and one
-// per role granted something, PUBLIC's as "=r/owner", in the order of
+// per (grantee, grantor), PUBLIC's as "=r/grantor", in the order of
 // the grants as PostgreSQL keeps them (grant_order.go); GRANT ALL reads
 // as arwdDxt and a sequence's privileges as rwU.
 func (o *catalogObjects) relACL(rel *catRel) any {
-	g, ok := o.e.grants[rel.key]
-	if !ok || rel.key == "" {
+	if _, ok := o.e.grants[rel.key]; !ok || rel.key == "" {
 		return nil
 	}
 	owner := o.e.relOwner(rel.key)
-	all := "arwdDxt"
-	if rel.kind == 'S' {
-		all = "rwU"
-	}
-	acl := []string{aclRole(owner) + "=" + all + "/" + aclRole(owner)}
-	for _, role := range o.e.granteesInOrder(rel.key) {
-		if role == owner {
+	// The owner's own item holds every privilege, and the grant options
+	// an owner change merged into it (acl_newowner.go).
+	acl := []string{aclRole(owner) + "=" + aclLetters(o.e.ownerItem(rel.key)) + "/" + aclRole(owner)}
+	for _, it := range o.e.relItems(rel.key) {
+		if it.grantee == owner && it.grantor == owner {
 			continue
 		}
-		acl = append(acl, aclRole(role)+"="+aclLetters(g[role])+"/"+aclRole(owner))
+		acl = append(acl, aclRole(it.grantee)+"="+aclLetters(it.privs)+"/"+aclRole(it.grantor))
 	}
 	return acl
 }

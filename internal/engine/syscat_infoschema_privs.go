@@ -10,7 +10,7 @@ import (
 // role_table_grants, the same rows for a superuser): a row per privilege
 // a role holds on a table or view, from the relation's grants as relACL
 // reads them. The owner holds every privilege, grantable; a role granted
-// some holds those, from the owner, grantable when granted WITH GRANT
+// some holds those, from their grantor, grantable when granted WITH GRANT
 // OPTION; PUBLIC is the grantee PUBLIC.
 func infoTablePrivileges(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
@@ -18,7 +18,7 @@ func infoTablePrivileges(o *catalogObjects, r *catRows) {
 			continue
 		}
 		owner := o.e.relOwner(rel.key)
-		add := func(grantee string, p sql.Privilege) {
+		add := func(grantor, grantee string, p sql.Privilege) {
 			if grantee == "" {
 				grantee = "PUBLIC"
 			}
@@ -27,15 +27,16 @@ func infoTablePrivileges(o *catalogObjects, r *catRows) {
 					continue
 				}
 				grantable := p.Options()&x.p != 0
-				r.add("grantor", owner, "grantee", grantee, "table_catalog", DatabaseName, "table_schema", rel.schema,
+				r.add("grantor", grantor, "grantee", grantee, "table_catalog", DatabaseName, "table_schema", rel.schema,
 					"table_name", rel.name, "privilege_type", x.name, "is_grantable", yesNo(grantable),
 					"with_hierarchy", yesNo(x.p == sql.PrivSelect))
 			}
 		}
-		add(owner, sql.PrivTableAll.WithOption())
-		g := o.e.grants[rel.key]
-		for _, role := range grantees(g, owner) {
-			add(role, g[role])
+		add(owner, owner, sql.PrivTableAll.WithOption())
+		for _, it := range o.e.relItems(rel.key) {
+			if it.grantee != owner || it.grantor != owner {
+				add(it.grantor, it.grantee, it.privs)
+			}
 		}
 	}
 }

@@ -188,7 +188,7 @@ func infoUDTPrivileges(o *catalogObjects, r *catRows) {
 // infoUsagePrivileges lists USAGE on the collations (PUBLIC's, from the
 // superuser), on the domains (their owner's and PUBLIC's, a type's
 // default privileges) and on the sequences a GRANT named (the owner's,
-// and each role's granted USAGE).
+// and each item of granted USAGE, from its grantor).
 func infoUsagePrivileges(o *catalogObjects, r *catRows) {
 	row := func(grantor, grantee, schema, name, kind string, grantable bool) {
 		r.add("grantor", grantor, "grantee", grantee, "object_catalog", DatabaseName, "object_schema", schema, "object_name", name,
@@ -210,25 +210,15 @@ func infoUsagePrivileges(o *catalogObjects, r *catRows) {
 		}
 	}
 	for _, rel := range o.rels {
-		g, ok := o.e.grants[rel.key]
-		if rel.kind != 'S' || rel.key == "" || !ok {
+		if _, ok := o.e.grants[rel.key]; rel.kind != 'S' || rel.key == "" || !ok {
 			continue // a sequence's default privileges hold no USAGE in pg_class's terms
 		}
 		owner := o.e.relOwner(rel.key)
 		row(owner, owner, rel.schema, rel.name, "SEQUENCE", true)
-		roles := make([]string, 0, len(g))
-		for role, p := range g {
-			if role != owner && p&sql.PrivUsage != 0 {
-				roles = append(roles, role)
+		for _, it := range o.e.relItems(rel.key) {
+			if it.privs&sql.PrivUsage != 0 && (it.grantee != owner || it.grantor != owner) {
+				row(it.grantor, cmp.Or(it.grantee, "PUBLIC"), rel.schema, rel.name, "SEQUENCE", it.privs.Options()&sql.PrivUsage != 0)
 			}
-		}
-		slices.Sort(roles)
-		for _, role := range roles {
-			grantee := role
-			if role == "" {
-				grantee = "PUBLIC"
-			}
-			row(owner, grantee, rel.schema, rel.name, "SEQUENCE", g[role].Options()&sql.PrivUsage != 0)
 		}
 	}
 }

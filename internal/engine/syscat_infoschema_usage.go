@@ -75,7 +75,7 @@ func infoColumnPrivileges(o *catalogObjects, r *catRows) {
 			continue
 		}
 		owner := o.e.relOwner(rel.key)
-		add := func(grantee string, p sql.Privilege) {
+		add := func(grantor, grantee string, p sql.Privilege) {
 			if grantee == "" {
 				grantee = "PUBLIC"
 			}
@@ -85,16 +85,18 @@ func infoColumnPrivileges(o *catalogObjects, r *catRows) {
 				}
 				grantable := p.Options()&x.p != 0
 				for _, c := range rel.cols {
-					r.add("grantor", owner, "grantee", grantee, "table_catalog", DatabaseName, "table_schema", rel.schema,
+					r.add("grantor", grantor, "grantee", grantee, "table_catalog", DatabaseName, "table_schema", rel.schema,
 						"table_name", rel.name, "column_name", c.name, "privilege_type", x.name, "is_grantable", yesNo(grantable))
 				}
 			}
 		}
-		add(owner, sql.PrivTableAll.WithOption())
-		g := o.e.grants[rel.key]
-		for _, role := range grantees(g, owner) {
-			add(role, g[role])
+		add(owner, owner, sql.PrivTableAll.WithOption())
+		for _, it := range o.e.relItems(rel.key) {
+			if it.grantee != owner || it.grantor != owner {
+				add(it.grantor, it.grantee, it.privs)
+			}
 		}
+		g := o.e.grants[rel.key] // the owner's items, which the columns' share a grantor with
 		// The privileges granted on a column alone: those the grantee
 		// does not hold on the whole table.
 		ca := o.e.colGrants[rel.key]

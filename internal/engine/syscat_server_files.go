@@ -65,7 +65,7 @@ func pgShdepend(o *catalogObjects, r *catRows) {
 			r.add("dbid", db, "classid", uint32(1259), "objid", rel.oid, "objsubid", 0, "refclassid", uint32(1260),
 				"refobjid", o.roleOID(owner), "deptype", "o")
 		}
-		for _, role := range grantees(o.e.grants[rel.key], owner) {
+		for _, role := range aclRoles(o.e.relItems(rel.key), owner) {
 			if role != "" {
 				r.add("dbid", db, "classid", uint32(1259), "objid", rel.oid, "objsubid", 0, "refclassid", uint32(1260),
 					"refobjid", o.roleOID(role), "deptype", "a")

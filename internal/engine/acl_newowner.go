@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// ownerItem is the owner's own item on the relation keyed key: every
+// privilege, and the grant options its key holds.
+func (e *Engine) ownerItem(key string) sql.Privilege {
+	return ownerPlain(e.seqs[key] != nil) | e.grants[key][e.relOwner(key)]
+}
+
+// ownerPlain is every privilege of a relation (a sequence when seq).
+func ownerPlain(seq bool) sql.Privilege {
+	if seq {
+		return sql.PrivSelect | sql.PrivUpdate | sql.PrivUsage
+	}
+	return sql.PrivTableAll
+}
+
+// aclNewOwner rewrites the ACL of the relation keyed key for its new
+// owner, as PostgreSQL's aclnewowner does: the old owner becomes the new
+// one wherever it is grantee or grantor, and items that then share a
+// grantee and a grantor merge into the first of them; the new owner's
+// items from itself merge into its own (which holds every privilege). It
+// runs before the owner changes.
+func (e *Engine) aclNewOwner(key, newOwner string) error {
+	g, ok := e.grants[key]
+	if !ok {
+		return nil
+	}
+	old := e.relOwner(key)
+	acl := append([]aclItem{{grantee: old, grantor: old, privs: e.ownerItem(key)}}, e.relItems(key)...)
+	var next []aclItem
+	for _, it := range acl {
+		if it.grantee == old {
+			it.grantee = newOwner
+		}
+		if it.grantor == old {
+			it.grantor = newOwner
+		}
+		at := slices.IndexFunc(next, func(x aclItem) bool { return x.grantee == it.grantee && x.grantor == it.grantor })
+		if at >= 0 {
+			next[at].privs |= it.privs
+			continue
+		}
+		next = append(next, it)
+	}
+	if next[0].privs.Options() == 0 {
+		next = next[1:] // the new owner's own item, as it always is
+	} else {
+		next[0].privs = next[0].privs.Options().WithOption() // the options it keeps
+	}
+	keys := make([]string, len(next))
+	m := make(map[string]sql.Privilege, len(next))
+	for i, it := range next {
+		keys[i] = itemKey(it.grantee, it.grantor, newOwner)
+		m[keys[i]] = it.privs
+	}
+	if slices.Equal(keys, e.grantOrder[key]) && len(g) == len(m) {
+		same := true
+		for k, p := range m {
+			same = same && g[k] == p
+		}
+		if same {
+			return nil
+		}
+	}
+	if e.store != nil && !isTemp(key) {
+		// Every item again, in order: one whose key changed goes where
+		// PostgreSQL keeps it, not last.
+		var saves []StoredGrant
+		for k := range g {
+			saves = append(saves, StoredGrant{Relation: key, Role: k})
+		}
+		for i, k := range keys {
+			saves = append(saves, StoredGrant{Relation: key, Role: k, Privs: next[i].privs})
+		}
+		if err := e.store.SaveGrants(saves); err != nil {
+			return err
+		}
+	}
+	e.grants[key] = m
+	if e.grantOrder == nil {
+		e.grantOrder = map[string][]string{}
+	}
+	e.grantOrder[key] = keys
+	return nil
+}
