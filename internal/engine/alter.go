@@ -238,14 +238,7 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 	}
 	if e.store != nil && !t.temp {
 		r := &StoredRelation{Name: a.New.Name, Kind: KindTable, SQL: a.New.SQL(), Cols: next.cols}
-		if err := e.store.Alter(a.Table, r, func(put func(uint64, value.Row) error) error {
-			var err error
-			next.scan(func(id uint64, row value.Row) bool {
-				err = put(id, row)
-				return err == nil
-			})
-			return err
-		}); err != nil {
+		if err := e.store.Alter(a.Table, r, next.putAll); err != nil {
 			return Result{}, err
 		}
 	}

@@ -432,14 +432,7 @@ func (e *Engine) applyEnumRename(ed *enumRenameEdits) error {
 		}
 		if slices.Contains(ed.rows, name) {
 			r := &StoredRelation{Name: name, Kind: KindTable, SQL: t.def.SQL(), Cols: t.cols}
-			if err := e.store.Alter(name, r, func(put func(uint64, value.Row) error) error {
-				var err error
-				t.scan(func(id uint64, row value.Row) bool {
-					err = put(id, row)
-					return err == nil
-				})
-				return err
-			}); err != nil {
+			if err := e.store.Alter(name, r, t.putAll); err != nil {
 				return err
 			}
 			continue

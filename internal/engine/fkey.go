@@ -477,14 +477,7 @@ func (e *Engine) dropForeignKeys(ls []*fkLink) error {
 		def.ForeignKeys = slices.DeleteFunc(slices.Clone(def.ForeignKeys), func(o sql.ForeignKey) bool { return o.Name == l.fk.Name })
 		if e.store != nil {
 			r := &StoredRelation{Name: def.Name, Kind: KindTable, SQL: def.SQL(), Cols: t.cols}
-			if err := e.store.Alter(t.name, r, func(put func(uint64, value.Row) error) error {
-				var err error
-				t.scan(func(id uint64, row value.Row) bool {
-					err = put(id, row)
-					return err == nil
-				})
-				return err
-			}); err != nil {
+			if err := e.store.Alter(t.name, r, t.putAll); err != nil {
 				return err
 			}
 		}

@@ -658,6 +658,17 @@ func (t *table) scan(fn func(id uint64, row value.Row) bool) {
 	t.rows.Scan(fn)
 }
 
+// putAll hands every row to put in id order, stopping at put's first
+// error: the store's Alter writes a table's rows again through it.
+func (t *table) putAll(put func(uint64, value.Row) error) error {
+	var err error
+	t.scan(func(id uint64, row value.Row) bool {
+		err = put(id, row)
+		return err == nil
+	})
+	return err
+}
+
 // needsCompact reports whether compact would renumber the rows.
 func (t *table) needsCompact() bool {
 	holes := len(t.rows.rows) - 1 - t.rows.n
