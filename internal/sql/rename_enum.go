@@ -108,23 +108,16 @@ func stringConsts(m protoreflect.Message, s string) []*pg_query.String {
 // renamed to its new key, and how many it renamed. The rest of the text
 // is kept as written.
 func RenameTypeInText(text string, expression bool, old, new string) (string, int, error) {
-	src, off, tree, err := parseForRename(text, expression)
+	src, off, locs, err := renameLocations(text, expression, func(m protoreflect.Message) int32 {
+		if tn, ok := m.Interface().(*pg_query.TypeName); ok && typeNamesKey(tn.Names, old) {
+			return tn.Location
+		}
+		return -1
+	})
 	if err != nil {
 		return "", 0, err
 	}
-	var locs []int
-	for _, rs := range tree.Stmts {
-		walk(rs.ProtoReflect(), func(m protoreflect.Message) {
-			if tn, ok := m.Interface().(*pg_query.TypeName); ok && typeNamesKey(tn.Names, old) && tn.Location >= 0 {
-				locs = append(locs, int(tn.Location))
-			}
-		})
-	}
-	slices.Sort(locs)
-	name := expr.QuoteIdent(new)
-	if schema, bare, ok := strings.Cut(new, "."); ok {
-		name = expr.QuoteIdent(schema) + "." + expr.QuoteIdent(bare)
-	}
+	name := quoteQualified(new)
 	out := src
 	for i := len(locs) - 1; i >= 0; i-- {
 		from, to, ok := wholeName(out, locs[i])
@@ -141,17 +134,14 @@ func RenameTypeInText(text string, expression bool, old, new string) (string, in
 // how many it rewrote. A constant written other than as a plain quoted
 // string (E'…', $$…$$, U&'…') is not rewritten: the error says so.
 func RenameStringInText(text string, expression bool, from, to string) (string, int, error) {
-	src, off, tree, err := parseForRename(text, expression)
+	src, off, locs, err := renameLocations(text, expression, func(m protoreflect.Message) int32 {
+		if c, ok := m.Interface().(*pg_query.A_Const); ok && c.GetSval() != nil && c.GetSval().Sval == from {
+			return c.Location
+		}
+		return -1
+	})
 	if err != nil {
 		return "", 0, err
-	}
-	var locs []int
-	for _, rs := range tree.Stmts {
-		walk(rs.ProtoReflect(), func(m protoreflect.Message) {
-			if c, ok := m.Interface().(*pg_query.A_Const); ok && c.GetSval() != nil && c.GetSval().Sval == from && c.Location >= 0 {
-				locs = append(locs, int(c.Location))
-			}
-		})
 	}
 	slices.Sort(locs)
 	lit := "'" + strings.ReplaceAll(to, "'", "''") + "'"
@@ -166,15 +156,35 @@ func RenameStringInText(text string, expression bool, from, to string) (string, 
 	return out[off:], len(locs), nil
 }
 
-// parseForRename parses text, an expression when expression is set
-// (then as SELECT text, off its offset in src).
-func parseForRename(text string, expression bool) (src string, off int, tree *pg_query.ParseResult, err error) {
+// renameLocations parses text, an expression (expression true) or
+// statements, and returns the text parsed (src, the expression at off),
+// and the sorted offsets at that loc reports (-1 for a node it skips).
+func renameLocations(text string, expression bool, loc func(protoreflect.Message) int32) (src string, off int, locs []int, err error) {
 	src = text
 	if expression {
 		src, off = "SELECT "+text, len("SELECT ")
 	}
-	tree, err = pg_query.Parse(src)
-	return src, off, tree, err
+	tree, err := pg_query.Parse(src)
+	if err != nil {
+		return "", 0, nil, err
+	}
+	for _, rs := range tree.Stmts {
+		walk(rs.ProtoReflect(), func(m protoreflect.Message) {
+			if at := loc(m); at >= 0 {
+				locs = append(locs, int(at))
+			}
+		})
+	}
+	slices.Sort(locs)
+	return src, off, locs, nil
+}
+
+// quoteQualified quotes a name that may carry its schema ("s.t").
+func quoteQualified(name string) string {
+	if schema, bare, ok := strings.Cut(name, "."); ok {
+		return expr.QuoteIdent(schema) + "." + expr.QuoteIdent(bare)
+	}
+	return expr.QuoteIdent(name)
 }
 
 // wholeName returns the span of the dotted name that starts at offset at

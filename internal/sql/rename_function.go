@@ -1,14 +1,12 @@
 package sql
 
 import (
-	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
@@ -75,28 +73,17 @@ func RenameFunctionCalls(st *Stmt, old, new string, pick func(i int) bool) (*Stm
 // public's), and how many it renamed. The rest of the text is kept as
 // written.
 func RenameFunctionInText(text string, expression bool, old, new string) (string, int, error) {
-	src, off := text, 0
-	if expression {
-		src, off = "SELECT "+text, len("SELECT ")
-	}
-	tree, err := pg_query.Parse(src)
+	src, off, locs, err := renameLocations(text, expression, func(m protoreflect.Message) int32 {
+		if fc, ok := m.Interface().(*pg_query.FuncCall); ok && callNamesKey(fc.Funcname, old) {
+			return fc.Location
+		}
+		return -1
+	})
 	if err != nil {
 		return "", 0, err
 	}
-	var locs []int
-	for _, rs := range tree.Stmts {
-		walk(rs.ProtoReflect(), func(m protoreflect.Message) {
-			if fc, ok := m.Interface().(*pg_query.FuncCall); ok && callNamesKey(fc.Funcname, old) && fc.Location >= 0 {
-				locs = append(locs, int(fc.Location))
-			}
-		})
-	}
-	slices.Sort(locs)
 	// The whole name is written anew: SET SCHEMA changes its schema.
-	name := expr.QuoteIdent(new)
-	if schema, bare, ok := strings.Cut(new, "."); ok {
-		name = expr.QuoteIdent(schema) + "." + expr.QuoteIdent(bare)
-	}
+	name := quoteQualified(new)
 	out := src
 	for i := len(locs) - 1; i >= 0; i-- {
 		_, to, ok := lastNamePart(out, locs[i])
