@@ -29,7 +29,7 @@ func (s *Session) authorizeAuto(b sql.Bound, rec *recorder, priv sql.Privilege, 
 	if err := s.allowedCols(rec, av.View, priv, viewNeed); err != nil {
 		return err
 	}
-	if err := s.authorizeAutoLevels(av, priv, viewNeed); err != nil {
+	if err := s.authorizeAutoLevels(b, priv, viewNeed); err != nil {
 		return err
 	}
 	return readAll(av.View)
@@ -69,11 +69,13 @@ func autoViewNeeds(b sql.Bound, rec *recorder, priv sql.Privilege) (colNeeds, sq
 	return viewNeed, priv
 }
 
-// authorizeAutoLevels checks each level of av, as its view's owner (or
-// the session's role, security_invoker): priv on the relation under the
-// view, on the columns that viewNeed, the columns of the statement's
-// view, come to there.
-func (s *Session) authorizeAutoLevels(av *sql.AutoView, priv sql.Privilege, viewNeed colNeeds) error {
+// authorizeAutoLevels checks each level of b's view, as its view's owner
+// (or the session's role, security_invoker): priv on the relation under
+// the view, on the columns that viewNeed, the columns of the statement's
+// view, come to there, and SELECT on the relations a subquery in the
+// view's WHERE names wherever b applies that WHERE.
+func (s *Session) authorizeAutoLevels(b sql.Bound, priv sql.Privilege, viewNeed colNeeds) error {
+	av := autoOfAny(b)
 	// SELECT at the levels when the statement reads the view's columns
 	// (not for the view's own WHERE, which the statement's priv counts).
 	read := av.Read || viewNeed.reads()
@@ -96,7 +98,12 @@ func (s *Session) authorizeAutoLevels(av *sql.AutoView, priv sql.Privilege, view
 		if !l.Invoker {
 			role = s.e.relOwner(l.View)
 		}
-		if err := s.asRole(role, func() error { return s.allowedCols(cols, l.Base, priv, need) }); err != nil {
+		if err := s.asRole(role, func() error {
+			if err := s.allowedCols(cols, l.Base, priv, need); err != nil {
+				return err
+			}
+			return s.authorizeLevelWhere(b, av, l)
+		}); err != nil {
 			if !l.Invoker {
 				return withoutHint(err) // as PostgreSQL's, checked as the owner
 			}
@@ -144,7 +151,7 @@ func (s *Session) authorizeAutoOwners(b sql.Bound, rec *recorder) error {
 		return nil
 	}
 	viewNeed, priv := autoViewNeeds(b, rec, priv)
-	return s.authorizeAutoLevels(autoOfAny(b), priv, viewNeed)
+	return s.authorizeAutoLevels(b, priv, viewNeed)
 }
 
 // onView are the view's columns that show the table's columns cols, as
@@ -183,4 +190,27 @@ func autoOfAny(b sql.Bound) *sql.AutoView {
 		return ins.Auto
 	}
 	return autoOf(b)
+}
+
+// authorizeLevelWhere checks SELECT on the relations a subquery in level
+// l's WHERE names, on the columns it reads of them, when b applies that
+// WHERE: an UPDATE or DELETE always, as PostgreSQL adds the view's
+// conditions to its query, an INSERT where a check option checks the
+// level's view.
+func (s *Session) authorizeLevelWhere(b sql.Bound, av *sql.AutoView, l sql.AutoLevel) error {
+	if l.Where == nil || len(l.Where.Rels) == 0 {
+		return nil
+	}
+	if _, ins := b.(*sql.Insert); ins && !slices.ContainsFunc(av.Checks, func(c sql.ViewCheck) bool { return c.View == l.View }) {
+		return nil
+	}
+	rec := &recorder{refs: l.Where}
+	for _, name := range l.Where.Rels {
+		need := rec.columnsRead(name)
+		need.anyRead = true
+		if err := s.allowedCols(rec, name, sql.PrivSelect, need); err != nil {
+			return err
+		}
+	}
+	return nil
 }

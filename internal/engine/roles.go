@@ -190,6 +190,9 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 	if err := s.authorizeRole(b, rec); err != nil {
 		return err
 	}
+	if cv, ok := b.(*sql.CreateView); ok && !cv.Materialized {
+		return nil // a plain view's query is checked when read, as PostgreSQL's
+	}
 	return s.authorizeViews(rec) // whoever reads them (view_owner_acl.go)
 }
 

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -476,6 +477,9 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		if seq = rel.Kind == KindSequence; !seq {
 			rowType = relRowType(rel)
 			origin, nOrigin = rel.Name, len(rel.Cols)
+		}
+		if l := b.stmt.Refs; l != nil && !slices.Contains(l.Rels, rel.Name) {
+			l.Rels = append(l.Rels, rel.Name)
 		}
 		if rel.Kind == KindSequence && b.forView {
 			return nil, nil, b.refuse(rv.Location, "a materialized view cannot read sequence %q", rel.Name).

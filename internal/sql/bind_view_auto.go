@@ -354,12 +354,16 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 	var where expr.Expr
 	var shown plan.Node
 	var shownErr error
+	var log *RefLog // what a WHERE holding a subquery reads
 	if w := sel.WhereClause; w != nil && anySubLink(w) {
 		table := base
 		if inner != nil {
 			table = inner.base
 		}
-		shown, shownErr = sub.viewShown(alias, base, table, inner, w)
+		log = &RefLog{}
+		ws := *sub
+		ws.stmt = withRefs(sub.stmt, log)
+		shown, shownErr = ws.viewShown(alias, baseName, base, table, inner, w)
 		// An INSERT reads no row of the view: its WHERE matters only to a
 		// check option (autoView).
 		if shownErr != nil && op != TriggerInsert {
@@ -376,7 +380,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 	}
 	av := &AutoView{Table: base.Name, base: base, Cols: make([]int, len(exprs)), Exprs: exprs, Partition: part, Inherit: inherit,
 		Where: plan.AndOf(append(plan.Conjuncts(partWhere(part)), plan.Conjuncts(where)...)), Instead: instead}
-	av.Levels = []AutoLevel{autoLevel(rel, baseName, exprs, where)}
+	av.Levels = []AutoLevel{autoLevel(rel, baseName, exprs, where, log)}
 	if inner != nil {
 		av.Levels = append(av.Levels, inner.Levels...)
 		av.Shown, av.RowChecks = append(av.Shown, inner.Shown...), inner.RowChecks

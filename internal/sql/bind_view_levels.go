@@ -25,12 +25,18 @@ type AutoLevel struct {
 	// Reads are the columns of Base its query reads (select list and
 	// WHERE), in order of first use.
 	Reads []int
+	// Where records what its WHERE reads when it holds a subquery: the
+	// relations the subqueries name (Rels), which its owner needs SELECT
+	// on wherever the statement applies the WHERE, and the columns;
+	// nil for a WHERE without one.
+	Where *RefLog
 }
 
 // autoLevel is view rel's level over base, from its columns' exprs and
-// its WHERE, both over base's row.
-func autoLevel(rel *Relation, base string, exprs []expr.Expr, where expr.Expr) AutoLevel {
-	l := AutoLevel{View: rel.Name, Base: base, Invoker: rel.SecurityInvoker, Cols: make([]int, len(exprs))}
+// its WHERE, both over base's row, or the log of a WHERE holding a
+// subquery.
+func autoLevel(rel *Relation, base string, exprs []expr.Expr, where expr.Expr, log *RefLog) AutoLevel {
+	l := AutoLevel{View: rel.Name, Base: base, Invoker: rel.SecurityInvoker, Cols: make([]int, len(exprs)), Where: log}
 	for i, e := range exprs {
 		l.Cols[i] = -1
 		if c, ok := e.(*expr.Col); ok {
@@ -44,6 +50,13 @@ func autoLevel(rel *Relation, base string, exprs []expr.Expr, where expr.Expr) A
 		for _, c := range expr.Columns(x) {
 			if !slices.Contains(l.Reads, c) {
 				l.Reads = append(l.Reads, c)
+			}
+		}
+	}
+	if log != nil {
+		for _, o := range log.Seq {
+			if o.Table == base && o.Col >= 0 && !slices.Contains(l.Reads, o.Col) {
+				l.Reads = append(l.Reads, o.Col)
 			}
 		}
 	}

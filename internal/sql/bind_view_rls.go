@@ -26,7 +26,7 @@ func (sub *binder) autoSecurity(av *AutoView, base *Relation, alias string, op i
 			return err
 		}
 		if anySubLink(cond) {
-			p, err := sub.viewShown(alias, base, base, nil, cond)
+			p, err := sub.viewShown(alias, base.Name, base, base, nil, cond)
 			if err != nil {
 				return err
 			}

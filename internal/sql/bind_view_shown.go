@@ -19,10 +19,10 @@ import (
 // (ViewCheck.Shown), as PostgreSQL evaluates the view's quals and its
 // WITH CHECK OPTION subplans.
 
-// viewShown binds w, the WHERE of a view over base (under alias), as
-// such a plan over the rows of table; inner resolves base to table when
-// base is a view.
-func (sub *binder) viewShown(alias string, base, table *Relation, inner *AutoView, w *pg_query.Node) (plan.Node, error) {
+// viewShown binds w, the WHERE of a view over base (under alias, named
+// origin in the references' log), as such a plan over the rows of table;
+// inner resolves base to table when base is a view.
+func (sub *binder) viewShown(alias, origin string, base, table *Relation, inner *AutoView, w *pg_query.Node) (plan.Node, error) {
 	n := len(table.Cols)
 	tcols := append(append([]plan.Column{}, table.Cols...), plan.Column{Name: "?id?", Type: value.Int8Type})
 	var input plan.Node = &plan.Target{Name: table.Name, Cols: tcols}
@@ -33,6 +33,9 @@ func (sub *binder) viewShown(alias string, base, table *Relation, inner *AutoVie
 		input = &plan.Project{Input: input, Exprs: exprs, Cols: cols}
 	}
 	sc := rowScope(alias, relRowType(base), base.Cols)
+	for i := range sc.cols {
+		sc.cols[i].origin, sc.cols[i].originCol = origin, i // for the level's Reads
+	}
 	sc.star = sc.starCols()
 	sc.cols = append(sc.cols, scopeCol{typ: value.Int8Type})
 	sc.allowScalar = true

@@ -43,6 +43,8 @@ type RefLog struct {
 	// Whole are the relations whose whole row a reference reads
 	// (SELECT t FROM t), by key.
 	Whole []string
+	// Rels are the relations FROM clauses name, in order of first use.
+	Rels  []string
 	locs  []int32 // each of Seq's locations
 	byLoc map[int32][]RefOrigin
 	stars map[int32][]starCol
