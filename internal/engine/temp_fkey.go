@@ -28,7 +28,7 @@ func tempForeignKeys(ct *sql.CreateTable, name string) (*sql.CreateTable, error)
 		case fk.RefTable == ct.Name:
 			fk.RefTable = name
 		case !isTemp(fk.RefTable):
-			return nil, pgerr.New(pgerr.InvalidForeignKey, "constraints on temporary tables may reference only temporary tables")
+			return nil, pgerr.New(pgerr.InvalidTableDef, "constraints on temporary tables may reference only temporary tables")
 		}
 	}
 	return &out, nil
@@ -39,7 +39,7 @@ func tempForeignKeys(ct *sql.CreateTable, name string) (*sql.CreateTable, error)
 func permanentForeignKeys(ct *sql.CreateTable) error {
 	for _, fk := range ct.ForeignKeys {
 		if isTemp(fk.RefTable) {
-			return pgerr.New(pgerr.InvalidForeignKey, "constraints on permanent tables may reference only permanent tables")
+			return pgerr.New(pgerr.InvalidTableDef, "constraints on permanent tables may reference only permanent tables")
 		}
 	}
 	return nil

@@ -47,6 +47,9 @@ func (b *binder) bindTableAs(into *pg_query.IntoClause, q *pg_query.Node, ifNotE
 	if err != nil {
 		return nil, err
 	}
+	if len(into.ColNames) > len(p.Columns()) {
+		return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
+	}
 	if p, err = b.renameColumns(p, into.ColNames, rv.Relname, rv.Location); err != nil {
 		return nil, err
 	}

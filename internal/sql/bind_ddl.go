@@ -433,6 +433,12 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 	if err != nil {
 		return nil, err
 	}
+	if len(colNames) > len(p.Columns()) {
+		if materialized {
+			return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
+		}
+		return nil, pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
+	}
 	if p, err = b.renameColumns(p, colNames, rv.Relname, rv.Location); err != nil {
 		return nil, err
 	}

@@ -139,7 +139,7 @@ func (b *binder) bindForeignKey(ct *CreateTable, c *pg_query.Constraint) (Foreig
 	}
 	if len(c.PkAttrs) == 0 {
 		if ref.PrimaryKey == nil {
-			return ForeignKey{}, b.stmt.errf(c.Location, pgerr.InvalidForeignKey, "there is no primary key for referenced table %q", fk.RefTable)
+			return ForeignKey{}, b.stmt.errf(c.Location, pgerr.UndefinedObject, "there is no primary key for referenced table %q", fk.RefTable)
 		}
 		if d, _ := ref.KeyDeferrable(-1); d {
 			return ForeignKey{}, b.stmt.errf(c.Location, pgerr.ObjectNotInPrereqState, "cannot use a deferrable primary key for referenced table %q", fk.RefTable)

@@ -137,7 +137,10 @@ func (b *binder) bindCreatePartition(cs *pg_query.CreateStmt) (Bound, error) {
 	if !ok || pv.Schemaname != "" && pv.Schemaname != "public" {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", pv.Relname)
 	}
-	if parent.Kind != KindTable || parent.Def == nil || parent.Def.PartitionBy == nil {
+	if parent.Kind != KindTable {
+		return nil, pgerr.New(pgerr.WrongObjectType, "inherited relation %q is not a table or foreign table", pv.Relname)
+	}
+	if parent.Def == nil || parent.Def.PartitionBy == nil {
 		return nil, pgerr.New(pgerr.InvalidObjectDef, "%q is not partitioned", parent.Name)
 	}
 	// A temporary partitioned table's partitions are temporary, and
@@ -273,7 +276,7 @@ func (b *binder) partitionBound(spec *pg_query.PartitionBoundSpec, key *expr.Par
 					return nil, nil, err
 				}
 				if v.IsNull() {
-					return nil, nil, b.stmt.errf(loc, pgerr.InvalidTableDef, "cannot specify NULL in range bound")
+					return nil, nil, b.stmt.errf(loc, pgerr.InvalidObjectDef, "cannot specify NULL in range bound")
 				}
 				out, locs = append(out, expr.RangeDatum{V: v}), append(locs, loc)
 			}

@@ -157,7 +157,7 @@ func (b *binder) tableRelOption(d *pg_query.DefElem, ct *CreateTable) error {
 	}
 	for _, o := range ct.RelOptions {
 		if strings.HasPrefix(o, d.Defname+"=") {
-			return b.stmt.errf(d.Location, pgerr.SyntaxError, "parameter %q specified more than once", d.Defname)
+			return b.stmt.errf(d.Location, pgerr.InvalidParameter, "parameter %q specified more than once", d.Defname)
 		}
 	}
 	ct.RelOptions = append(ct.RelOptions, text)
