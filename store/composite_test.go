@@ -77,7 +77,7 @@ func TestFormat8Opens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"ALTER TABLE deltaview_types DROP COLUMN sql", "DROP TABLE deltaview_schemas", "PRAGMA user_version = 8"} {
+	for _, s := range []string{"ALTER TABLE deltaview_types DROP COLUMN sql", "ALTER TABLE deltaview_types DROP COLUMN sorts", "DROP TABLE deltaview_schemas", "PRAGMA user_version = 8"} {
 		if _, err := raw.Exec(s); err != nil {
 			t.Fatal(err)
 		}

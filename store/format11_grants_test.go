@@ -31,6 +31,7 @@ func TestFormat11TableAll(t *testing.T) {
 		"UPDATE deltaview_grants SET privileges = 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE' WHERE role = 'f11_a'",
 		"UPDATE deltaview_grants SET privileges = 'SELECT*, INSERT*, UPDATE*, DELETE*, TRUNCATE*' WHERE role = 'f11_b'",
 		"UPDATE deltaview_catalog SET sql = replace(sql, ' GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON TABLES ', ' GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON TABLES ') WHERE kind = 'default privileges'",
+		"ALTER TABLE deltaview_types DROP COLUMN sorts",
 		"PRAGMA user_version = 11",
 	} {
 		if res, err := raw.Exec(q); err != nil {

@@ -276,10 +276,19 @@ func (e *Engine) enumRenameEdits(r enumRename, labels map[string][]bool) (*enumR
 			out, n, rerr = sql.RenameStringInText(*text, true, r.from, r.to)
 			if rerr == nil && n > 0 {
 				if k := countLabelConsts(x, r.t, r.to); k == 0 {
-					return false // the constants are texts
+					out, n = *text, 0 // the constants are texts
 				} else if k != n {
 					rerr = errLabelText
 				}
+			}
+			if k := countLabelArrays(x, r.t, r.to); rerr == nil && k > 0 {
+				// The arrays of the type ('{a,b}') that hold the label.
+				var m int
+				out, m, rerr = sql.RenameArrayLabelInText(out, true, r.from, r.to)
+				if rerr == nil && m != k {
+					rerr = errLabelText
+				}
+				n += m
 			}
 		} else {
 			out, n, rerr = sql.RenameTypeInText(*text, true, r.key, r.newKey)
@@ -354,6 +363,25 @@ func countLabelConsts(x expr.Expr, t value.Type, l string) int {
 	n := 0
 	expr.Walk(x, func(c expr.Expr) bool {
 		if k, ok := c.(*expr.Const); ok && !k.V.IsNull() && k.V.Kind() == value.Enum && k.V.EnumType() == t && k.V.EnumLabel() == l {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// countLabelArrays counts the constants of x that are arrays of the
+// enum type t holding its label l.
+func countLabelArrays(x expr.Expr, t value.Type, l string) int {
+	n := 0
+	expr.Walk(x, func(c expr.Expr) bool {
+		k, ok := c.(*expr.Const)
+		if !ok || k.V.IsNull() || k.V.Kind() != value.ArrayOf(value.Enum) {
+			return true
+		}
+		if slices.ContainsFunc(k.V.Elems(), func(e value.Value) bool {
+			return !e.IsNull() && e.EnumType() == t && e.EnumLabel() == l
+		}) {
 			n++
 		}
 		return true

@@ -19,10 +19,12 @@ type exprTexts struct {
 	sig   string // the types', for printedTexts' keys
 	// user resolves the calls of user functions (routine_table_text.go).
 	user sql.UserFuncTypes
+	// enums resolves the names of enum types.
+	enums sql.EnumTypes
 }
 
 func newExprTexts(cols []sql.ColumnDef, e *Engine) *exprTexts {
-	x := &exprTexts{types: make(map[string]value.Type, len(cols)), user: e.userFuncTypes}
+	x := &exprTexts{types: make(map[string]value.Type, len(cols)), user: e.userFuncTypes, enums: e.enumByName}
 	h := fnv.New64a()
 	for _, c := range cols {
 		if c.Domain == nil { // a domain's value reaches operators through a cast not written here
@@ -71,10 +73,13 @@ func printed(key string, f func() (string, bool)) (string, bool) {
 // exprText is sql.ExprTextPG over x's columns, kept.
 func (x *exprTexts) exprText(src string, target value.Type, pretty bool) (string, bool) {
 	key := "e\x00" + x.sig + "\x00" + target.String() + "\x00" + strconv.FormatBool(pretty) + "\x00" + src
-	text, ok := printed(key, func() (string, bool) { return sql.ExprTextPG(src, x.types, target, pretty) })
+	// An enum's name prints as it is now, so that the text kept under
+	// the key stays right while the names the text holds name the same
+	// types (a rename writes the texts again).
+	text, ok := printed(key, func() (string, bool) { return sql.ExprTextPGTypes(src, x.types, target, pretty, nil, x.enums) })
 	if !ok && x.user != nil {
 		// A call of a user function, which may change: not kept.
-		return sql.ExprTextPGUser(src, x.types, target, pretty, x.user)
+		return sql.ExprTextPGTypes(src, x.types, target, pretty, x.user, x.enums)
 	}
 	return text, ok
 }
@@ -168,9 +173,20 @@ func (o *catalogObjects) printViews() {
 			names[i] = c.name
 		}
 		key := "v\x00" + sig + "\x00" + strings.Join(names, "\x00") + "\x00" + r.def
-		if text, ok := printed(key, func() (string, bool) { return sql.ViewDefPG(r.def, names, rels, false) }); ok {
+		if text, ok := printed(key, func() (string, bool) { return sql.ViewDefPGTypes(r.def, names, rels, o.e.enumByName, false) }); ok {
 			r.pgDef = text
-			r.pgDefPretty, _ = printed("p"+key, func() (string, bool) { return sql.ViewDefPG(r.def, names, rels, true) })
+			r.pgDefPretty, _ = printed("p"+key, func() (string, bool) { return sql.ViewDefPGTypes(r.def, names, rels, o.e.enumByName, true) })
 		}
 	}
+}
+
+// enumByName resolves an enum type's name as a kept text writes it: bare
+// (schema public) or qualified by its schema.
+func (e *Engine) enumByName(names []string) (value.Type, bool) {
+	key := strings.Join(names, ".")
+	if len(names) == 2 && names[0] == "public" {
+		key = names[1]
+	}
+	t, ok := e.userTypes[key]
+	return t, ok && t.Kind == value.Enum
 }

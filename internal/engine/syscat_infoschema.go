@@ -100,10 +100,8 @@ func infoDataType(c catCol, o *catalogObjects) []any {
 		dataType = "USER-DEFINED"
 	}
 	out := []any{"data_type", dataType, "udt_catalog", DatabaseName, "udt_schema", "pg_catalog", "udt_name", udt}
-	if t.Kind == value.Enum {
-		out[3] = "public"
-	} else if dataType == "USER-DEFINED" {
-		out[5] = "public"
+	if dataType == "USER-DEFINED" || t.Enum() != nil {
+		out[5] = "public" // an enum and its array type are the schema's
 	}
 	switch k := t.Kind; {
 	case k == value.Varchar || k == value.Char:

@@ -39,12 +39,27 @@ func infoDomains(o *catalogObjects, r *catRows) {
 		def := o.e.domains.byName[name].Def()
 		sc, bare := o.e.splitKey(def.Name)
 		t := def.Base
-		if def.Parent != nil {
-			continue // a domain over a domain: described by its own base below
-		}
 		pairs := []any{"domain_catalog", DatabaseName, "domain_schema", sc, "domain_name", bare, "dtd_identifier", "1"}
-		pairs = append(pairs, infoDataType(catCol{typ: t, typOID: o.e.typeOID(t, nil)}, o)...)
-		if text, _ := o.e.domainDefaultTexts(def); text != "" {
+		if def.Parent != nil {
+			// A domain over a domain is described by the domain it is
+			// over, a user-defined type with no length or precision of
+			// its own, as PostgreSQL's view reads typbasetype.
+			psc, pbare := o.e.splitKey(def.Parent.Name())
+			pairs = append(pairs, "data_type", "USER-DEFINED", "udt_catalog", DatabaseName, "udt_schema", psc, "udt_name", pbare)
+		} else {
+			dt := infoDataType(catCol{typ: t, typOID: o.e.typeOID(t, nil)}, o)
+			if t.Kind.IsArray() && dt[5] == "pg_catalog" {
+				dt[1] = t.String() // PostgreSQL's view formats a domain's built-in base type: integer[]
+			}
+			pairs = append(pairs, dt...)
+		}
+		text, _ := o.e.domainDefaultTexts(def)
+		for p := def.Parent; text == "" && p != nil; p = p.Def().Parent {
+			// CREATE DOMAIN copies the default of the domain it is over
+			// into pg_type.typdefault when it sets none.
+			text, _ = o.e.domainDefaultTexts(p.Def())
+		}
+		if text != "" {
 			pairs = append(pairs, "domain_default", text) // pg_type.typdefault, as PostgreSQL's view
 		}
 		r.add(pairs...)

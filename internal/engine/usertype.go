@@ -40,7 +40,11 @@ type StoredType struct {
 	Name          string
 	OID, ArrayOID uint32
 	Labels        []string
-	Range         *StoredRange // nil for an enum or a composite type
+	// Sorts are an enum's labels' sort positions (pg_enum.enumsortorder),
+	// in the order of Labels; nil gives 1, 2, … (a file of a format
+	// before 13).
+	Sorts []float64
+	Range *StoredRange // nil for an enum or a composite type
 	// Kind is "" for an enum or a range type, StoredTypeComposite for a
 	// composite type, whose statement SQL is.
 	Kind string
@@ -162,7 +166,7 @@ func (e *Engine) saveType(old string, t value.Type) error {
 	if isTemp(d.Name) {
 		return nil
 	}
-	return ts.SaveType(old, StoredType{Name: d.Name, OID: d.OID, ArrayOID: d.ArrayOID, Labels: d.OrderedLabels()})
+	return ts.SaveType(old, StoredType{Name: d.Name, OID: d.OID, ArrayOID: d.ArrayOID, Labels: d.OrderedLabels(), Sorts: d.OrderedSorts()})
 }
 
 // enumType returns the enum type ALTER TYPE … VALUE names.
@@ -381,7 +385,7 @@ func (e *Engine) LoadTypes(types []StoredType) error {
 			}
 			continue
 		}
-		t, err := value.NewEnumType(st.Name, st.OID, st.ArrayOID, st.Labels)
+		t, err := value.NewEnumTypeAt(st.Name, st.OID, st.ArrayOID, st.Labels, st.Sorts)
 		if err != nil {
 			return err
 		}

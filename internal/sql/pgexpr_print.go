@@ -35,11 +35,17 @@ type UserFuncTypes func(name string, args []value.Type) (params []value.Type, re
 // ExprTextPGUser is ExprTextPG for a text that may call user functions,
 // which user resolves.
 func ExprTextPGUser(src string, cols map[string]value.Type, target value.Type, pretty bool, user UserFuncTypes) (string, bool) {
+	return ExprTextPGTypes(src, cols, target, pretty, user, nil)
+}
+
+// ExprTextPGTypes is ExprTextPGUser for a text that may also name user
+// enum types, which types resolves.
+func ExprTextPGTypes(src string, cols map[string]value.Type, target value.Type, pretty bool, user UserFuncTypes, types EnumTypes) (string, bool) {
 	n, err := parseExprText(src)
 	if err != nil {
 		return "", false
 	}
-	p := &ptyper{cols: cols, user: user}
+	p := &ptyper{cols: cols, user: user, types: types}
 	x, err := p.build(n)
 	if err != nil {
 		return "", false
@@ -350,6 +356,14 @@ func quoteLiteral(s string) string {
 
 // formatTypePG is format_type_with_typemod.
 func formatTypePG(t value.Type) string {
+	if d := t.Enum(); d != nil {
+		// An enum's name is quoted as an identifier, its schema's with
+		// it when the name carries one.
+		if t.Kind.IsArray() {
+			return quoteQualified(d.Name) + "[]"
+		}
+		return quoteQualified(d.Name)
+	}
 	if t.Kind == value.Char && t.Mod < 0 {
 		return "bpchar"
 	}

@@ -77,6 +77,9 @@ type ptyper struct {
 	// user resolves calls of user functions (a table's defaults and
 	// checks); nil for none.
 	user UserFuncTypes
+	// types resolves the names of user enum types; nil for none (a
+	// view's levels ask their analyser's).
+	types EnumTypes
 	// A view's query level: the level around it (outer), the analyser
 	// of nested queries (an), the query (q), the relation names in use
 	// (names), the WITH queries in scope and the FROM items.
@@ -251,6 +254,51 @@ func (p *ptyper) constant(c *pg_query.A_Const) (*pexpr, error) {
 	return nil, errNoDeparse
 }
 
+// EnumTypes resolves a type's name, as written (maybe qualified by its
+// schema), to a user enum type; ok is false for any other name.
+type EnumTypes func(names []string) (t value.Type, ok bool)
+
+// enumTypes is the resolver of user enum names at p's level.
+func (p *ptyper) enumTypes() EnumTypes {
+	if p.types == nil && p.an != nil {
+		return p.an.types
+	}
+	return p.types
+}
+
+// typeName resolves a built-in type's name, or an enum's by p's
+// resolver; other types are not deparsed.
+func (p *ptyper) typeName(tn *pg_query.TypeName) (value.Type, error) {
+	t, err := typeName(tn)
+	if err == nil || p.syntactic || p.enumTypes() == nil || tn.Setof || tn.PctType || len(tn.Typmods) > 0 || len(tn.ArrayBounds) > 1 {
+		return t, err
+	}
+	var names []string
+	for _, n := range tn.Names {
+		if n.GetString_() == nil {
+			return value.Type{}, errNoDeparse
+		}
+		names = append(names, n.GetString_().Sval)
+	}
+	et, ok := p.enumTypes()(names)
+	if !ok || et.Kind != value.Enum {
+		return value.Type{}, errNoDeparse
+	}
+	if len(tn.ArrayBounds) > 0 {
+		et = value.ArrayTypeOf(et)
+	}
+	return et, nil
+}
+
+// bareType is t without its modifier: an enum's, which names the type,
+// stays.
+func bareType(t value.Type) value.Type {
+	if t.Enum() != nil {
+		return t
+	}
+	return value.Type{Kind: t.Kind, Mod: -1}
+}
+
 // typeName resolves a built-in type's name; other types are not deparsed.
 func typeName(tn *pg_query.TypeName) (value.Type, error) {
 	var names []string
@@ -285,7 +333,7 @@ func typeName(tn *pg_query.TypeName) (value.Type, error) {
 }
 
 func (p *ptyper) typeCast(c *pg_query.TypeCast) (*pexpr, error) {
-	t, err := typeName(c.TypeName)
+	t, err := p.typeName(c.TypeName)
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +363,7 @@ func (p *ptyper) coerce(x *pexpr, t value.Type, explicit bool) (*pexpr, error) {
 		return x, nil
 	}
 	if x.k == pConst && x.t.Kind == value.Unknown {
-		c := &pexpr{k: pConst, t: value.Type{Kind: t.Kind, Mod: -1}, null: x.null}
+		c := &pexpr{k: pConst, t: bareType(t), null: x.null}
 		if t.Kind == value.Interval {
 			c.t.Mod = t.Mod
 		}
@@ -349,7 +397,7 @@ func literalAs(s string, t value.Type) (string, error) {
 		value.RegNamespace, value.RegRole, value.RegOper, value.RegOperator, value.RegCollation:
 		return s, nil
 	}
-	if t.Enum() != nil || t.UserRange() != nil {
+	if t.UserRange() != nil {
 		return "", errNoDeparse
 	}
 	v, err := value.Parse(s, t)
@@ -506,7 +554,7 @@ func (p *ptyper) in(op string, lexpr *pg_query.Node, list *pg_query.List) (*pexp
 	if l, err = p.coerce(l, t, false); err != nil {
 		return nil, err
 	}
-	arr := &pexpr{k: pArray, t: value.ArrayTypeOf(value.Type{Kind: t.Kind, Mod: -1}), args: elems}
+	arr := &pexpr{k: pArray, t: value.ArrayTypeOf(bareType(t)), args: elems}
 	return p.anyAll(op, l, arr, op == "<>")
 }
 
@@ -543,7 +591,7 @@ func (p *ptyper) anyAll(op string, l, r *pexpr, all bool) (*pexpr, error) {
 	if x.args[1] != elem {
 		et = x.args[1].t
 	}
-	if r, err = p.coerce(r, value.ArrayTypeOf(value.Type{Kind: et.Kind, Mod: -1}), false); err != nil {
+	if r, err = p.coerce(r, value.ArrayTypeOf(bareType(et)), false); err != nil {
 		return nil, err
 	}
 	out.args = []*pexpr{x.args[0], r}
@@ -614,7 +662,7 @@ func (p *ptyper) funcCall(f *pg_query.FuncCall) (*pexpr, error) {
 		if params[i].Kind == value.Unknown || params[i].Kind == value.Record {
 			return nil, errNoDeparse // "any" and polymorphic parameters
 		}
-		if out.args[i], err = p.coerce(a, value.Type{Kind: params[i].Kind, Mod: -1}, false); err != nil {
+		if out.args[i], err = p.coerce(a, bareType(params[i]), false); err != nil {
 			return nil, err
 		}
 	}
@@ -795,7 +843,7 @@ func (p *ptyper) array(elems []*pg_query.Node, arrayType *value.Type) (*pexpr, e
 			return nil, err
 		}
 	}
-	out.t = value.ArrayTypeOf(value.Type{Kind: t.Kind, Mod: -1})
+	out.t = value.ArrayTypeOf(bareType(t))
 	return out, nil
 }
 
@@ -810,8 +858,8 @@ func commonType(xs []*pexpr) (value.Type, error) {
 		switch {
 		case k == value.Unknown:
 		case t.Kind == value.Unknown:
-			t = value.Type{Kind: k, Mod: -1}
-		case k == t.Kind:
+			t = bareType(x.t)
+		case k == t.Kind && (t.Enum() == nil || x.t.Mod == t.Mod):
 		case k.IsNumeric() && t.Kind.IsNumeric():
 			// each converts implicitly to the next: int2, int4, int8,
 			// numeric, float4, float8
@@ -960,6 +1008,9 @@ func resolveOperator(op string, l, r value.Type) (lt, rt, res value.Type, err er
 		if lk == rk && pCmpOps[op] && lk != value.Record && l.Enum() == nil && l.UserRange() == nil {
 			return bare(l), bare(r), res, nil
 		}
+		if lk == rk && pCmpOps[op] && l.Enum() != nil && l.Mod == r.Mod {
+			return l, r, res, nil // an enum's (or its arrays') comparisons
+		}
 		if pCmpOps[op] && lk.IsDateTime() && rk.IsDateTime() {
 			return bare(l), bare(r), res, nil // cross-type comparisons exist
 		}
@@ -1036,8 +1087,8 @@ func (p *ptyper) aggregate(f *pg_query.FuncCall) (*pexpr, bool, error) {
 				return nil, true, err
 			}
 			out.t = value.TextType
-		case k.IsNumeric() || k == value.Text || k == value.Char || k.IsDateTime() || k == value.Interval || k == value.Time:
-			out.t = value.Type{Kind: k, Mod: -1}
+		case k.IsNumeric() || k == value.Text || k == value.Char || k.IsDateTime() || k == value.Interval || k == value.Time || k == value.Enum:
+			out.t = bareType(x.t)
 		default:
 			return nil, true, errNoDeparse
 		}

@@ -110,6 +110,8 @@ type scopeEnv struct {
 // viewAnalyzer types a view's query level by level.
 type viewAnalyzer struct {
 	rels RelColumns
+	// types resolves user enum types' names; nil for none.
+	types EnumTypes
 }
 
 // query analyses sel. names, when it has one per output, names the

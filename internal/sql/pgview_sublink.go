@@ -33,7 +33,7 @@ func (p *ptyper) subLink(s *pg_query.SubLink) (*pexpr, error) {
 		if len(types) != 1 || types[0].Kind.IsArray() {
 			return nil, errNoDeparse
 		}
-		out.name, out.t = "ARRAY", value.ArrayTypeOf(value.Type{Kind: types[0].Kind, Mod: -1})
+		out.name, out.t = "ARRAY", value.ArrayTypeOf(bareType(types[0]))
 	case pg_query.SubLinkType_ANY_SUBLINK, pg_query.SubLinkType_ALL_SUBLINK:
 		op := "="
 		if len(s.OperName) == 1 {
@@ -129,7 +129,7 @@ func (p *ptyper) windowCall(f *pg_query.FuncCall) (*pexpr, error) {
 			}
 		}
 		if name != "ntile" {
-			x.t = value.Type{Kind: x.args[0].t.Kind, Mod: -1}
+			x.t = bareType(x.args[0].t)
 			if x.t.Kind == value.Unknown || x.t.Kind == value.Record {
 				return nil, errNoDeparse
 			}

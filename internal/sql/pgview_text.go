@@ -17,6 +17,12 @@ type RelColumns func(name string) (cols []string, types []value.Type, ok bool)
 // them out. names are the view's column names. ok is false for a query
 // this printer does not know: the caller keeps src.
 func ViewDefPG(src string, names []string, rels RelColumns, pretty bool) (text string, ok bool) {
+	return ViewDefPGTypes(src, names, rels, nil, pretty)
+}
+
+// ViewDefPGTypes is ViewDefPG for a query that may name user enum types,
+// which types resolves.
+func ViewDefPGTypes(src string, names []string, rels RelColumns, types EnumTypes, pretty bool) (text string, ok bool) {
 	defer func() {
 		// A form this printer misreads must cost the reader the
 		// PostgreSQL layout, never the catalog read: keep src.
@@ -34,7 +40,7 @@ func ViewDefPG(src string, names []string, rels RelColumns, pretty bool) (text s
 	}
 	// A view's stored query has the rule's OLD and NEW entries first in
 	// its range table: their names are taken.
-	a := &viewAnalyzer{rels: rels}
+	a := &viewAnalyzer{rels: rels, types: types}
 	q, err := a.query(sel, scopeEnv{names: map[string]int{"old": 0, "new": 0}}, names, false)
 	if err != nil {
 		return "", false

@@ -10,6 +10,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // ALTER TYPE … RENAME TO and RENAME VALUE of an enum keep the statements
@@ -131,8 +132,10 @@ func RenameTypeInText(text string, expression bool, old, new string) (string, in
 
 // RenameStringInText returns text, an expression (expression true) or
 // statements, with its string constants equal to from written as to, and
-// how many it rewrote. A constant written other than as a plain quoted
-// string (E'…', $$…$$, U&'…') is not rewritten: the error says so.
+// how many it rewrote. A constant written as an escape string (E'…') or
+// dollar-quoted ($$…$$, $t$…$t$) is written again as a plain quoted
+// string; one in Unicode escapes (U&'…') is not rewritten: the error
+// says so.
 func RenameStringInText(text string, expression bool, from, to string) (string, int, error) {
 	src, off, locs, err := renameLocations(text, expression, func(m protoreflect.Message) int32 {
 		if c, ok := m.Interface().(*pg_query.A_Const); ok && c.GetSval() != nil && c.GetSval().Sval == from {
@@ -147,13 +150,77 @@ func RenameStringInText(text string, expression bool, from, to string) (string, 
 	lit := "'" + strings.ReplaceAll(to, "'", "''") + "'"
 	out := src
 	for i := len(locs) - 1; i >= 0; i-- {
-		end, ok := quotedEnd(out, locs[i])
+		end, ok := literalEnd(out, locs[i])
 		if !ok {
 			return "", 0, errNoLiteral
 		}
 		out = out[:locs[i]] + lit + out[end:]
 	}
 	return out[off:], len(locs), nil
+}
+
+// RenameArrayLabelInText returns text, an expression (expression true)
+// or statements, with the one-dimensional array literals ('{a,b}') that
+// hold an element from holding to instead, and how many it rewrote.
+func RenameArrayLabelInText(text string, expression bool, from, to string) (string, int, error) {
+	rewrite := func(lit string) (string, bool) {
+		if !strings.HasPrefix(strings.TrimSpace(lit), "{") || strings.Count(lit, "{") != 1 {
+			return "", false
+		}
+		v, err := value.Parse(lit, value.ArrayType(value.Text))
+		if err != nil {
+			return "", false
+		}
+		elems, found := slices.Clone(v.Elems()), false
+		for i, e := range elems {
+			if !e.IsNull() && e.Str() == from {
+				elems[i], found = value.NewText(value.Text, to), true
+			}
+		}
+		return value.NewArray(value.ArrayOf(value.Text), elems).String(), found
+	}
+	src, off, locs, err := renameLocations(text, expression, func(m protoreflect.Message) int32 {
+		if c, ok := m.Interface().(*pg_query.A_Const); ok && c.GetSval() != nil {
+			if _, ok := rewrite(c.GetSval().Sval); ok {
+				return c.Location
+			}
+		}
+		return -1
+	})
+	if err != nil {
+		return "", 0, err
+	}
+	out := src
+	for i := len(locs) - 1; i >= 0; i-- {
+		end, ok := literalEnd(out, locs[i])
+		if !ok {
+			return "", 0, errNoLiteral
+		}
+		body, err := unquoteLiteral(out[locs[i]:end])
+		if err != nil {
+			return "", 0, err
+		}
+		lit, _ := rewrite(body)
+		out = out[:locs[i]] + "'" + strings.ReplaceAll(lit, "'", "''") + "'" + out[end:]
+	}
+	return out[off:], len(locs), nil
+}
+
+// unquoteLiteral is the value of a string constant's text, as the
+// parser reads it.
+func unquoteLiteral(lit string) (string, error) {
+	tree, err := pg_query.Parse("SELECT " + lit)
+	if err != nil {
+		return "", err
+	}
+	if len(tree.Stmts) == 1 {
+		if sel := tree.Stmts[0].Stmt.GetSelectStmt(); sel != nil && len(sel.TargetList) == 1 {
+			if c := sel.TargetList[0].GetResTarget().GetVal().GetAConst(); c != nil && c.GetSval() != nil {
+				return c.GetSval().Sval, nil
+			}
+		}
+	}
+	return "", errNoLiteral
 }
 
 // renameLocations parses text, an expression (expression true) or
@@ -198,6 +265,39 @@ func wholeName(text string, at int) (from, to int, ok bool) {
 	return from, to, ok && from < to
 }
 
+// literalEnd returns the offset just past the string constant that
+// starts at offset at of text: plain quoted, an escape string (E'…',
+// where a backslash escapes the next byte) or dollar-quoted.
+func literalEnd(text string, at int) (int, bool) {
+	switch {
+	case at+1 < len(text) && (text[at] == 'E' || text[at] == 'e') && text[at+1] == '\'':
+		for i := at + 2; i < len(text); i++ {
+			switch {
+			case text[i] == '\\':
+				i++
+			case text[i] != '\'':
+			case i+1 < len(text) && text[i+1] == '\'':
+				i++
+			default:
+				return i + 1, true
+			}
+		}
+		return 0, false
+	case at < len(text) && text[at] == '$':
+		n := strings.IndexByte(text[at+1:], '$')
+		if n < 0 {
+			return 0, false
+		}
+		tag := text[at : at+n+2]
+		end := strings.Index(text[at+len(tag):], tag)
+		if end < 0 {
+			return 0, false
+		}
+		return at + len(tag) + end + len(tag), true
+	}
+	return quotedEnd(text, at)
+}
+
 // quotedEnd returns the offset just past the plain quoted string ('…',
 // with ” for a quote) that starts at offset at of text.
 func quotedEnd(text string, at int) (int, bool) {
@@ -219,5 +319,5 @@ func quotedEnd(text string, at int) (int, bool) {
 
 var (
 	errNoTypeName = pgerr.New(pgerr.FeatureNotSupported, "a type's name could not be found in its text")
-	errNoLiteral  = pgerr.New(pgerr.FeatureNotSupported, "an enum label is written other than as a plain quoted string")
+	errNoLiteral  = pgerr.New(pgerr.FeatureNotSupported, "an enum label is written in Unicode escapes (U&'…')")
 )

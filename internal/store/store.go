@@ -71,8 +71,11 @@ import (
 // ALTER TABLE ONLY that sets statistics targets, column options and the
 // replica identity, which a deltaview that reads up to version 10 would
 // refuse), versions 1 to 11 a table's REFERENCES and TRIGGER only within
-// ALL (grants_reftrig.go: the upgrade spells them).
-const FormatVersion = 12
+// ALL (grants_reftrig.go: the upgrade spells them), versions 1 to 12 an
+// enum's labels without their sort positions (deltaview_types gains the
+// column sorts; the labels of a type kept before read 1, 2, … in their
+// order, as they were read then).
+const FormatVersion = 13
 
 // tsColumn is the column of every stored table that holds the logical
 // time of the commit that wrote the row. A commit that leaves a row it
@@ -276,6 +279,9 @@ func (f *File) initialise() error {
 		if err := f.createSchemaTable(); err != nil {
 			return err
 		}
+		if err := f.addTypeSortsColumn(); err != nil {
+			return err
+		}
 		return f.setVersion()
 	})
 }
@@ -351,6 +357,11 @@ func (f *File) upgrade(version int) error {
 	}
 	if version < 12 && version >= 2 {
 		if err := f.spellTableAll(); err != nil {
+			return err
+		}
+	}
+	if version < 13 {
+		if err := f.addTypeSortsColumn(); err != nil {
 			return err
 		}
 	}

@@ -10,7 +10,8 @@ import (
 
 // User-defined types (CREATE TYPE) keep their definition in the table
 // deltaview_types (format 8), one row per type: its name, its kind, its
-// object numbers and an enum's labels in their order (a JSON array), a
+// object numbers and an enum's labels in their order (a JSON array) with
+// their sort positions (the column sorts, format 13), a
 // range type's definition (kind range, format 9: a JSON object, its
 // multirange type's with it) or a composite type's CREATE TYPE statement
 // (the column sql, format 9), replaced whole by each change, each a
@@ -34,6 +35,15 @@ func (f *File) addTypeSQLColumn() error {
 	return err
 }
 
+// addTypeSortsColumn gives deltaview_types the column sorts, an enum's
+// labels' sort positions in their order (format 13: a JSON array); NULL
+// for another type, and in an enum's row of an earlier format, whose
+// labels were kept without them (read as 1, 2, …).
+func (f *File) addTypeSortsColumn() error {
+	_, err := f.conn.ExecContext(ctx, `ALTER TABLE deltaview_types ADD COLUMN sorts TEXT`)
+	return err
+}
+
 var _ engine.TypeStore = (*File)(nil)
 
 // SaveType implements engine.TypeStore.
@@ -49,14 +59,22 @@ func (f *File) SaveType(old string, t engine.StoredType) error {
 	if err != nil {
 		return err
 	}
+	var sorts any
+	if kind == "enum" {
+		b, err := json.Marshal(t.Sorts)
+		if err != nil {
+			return err
+		}
+		sorts = string(b)
+	}
 	return f.inTransaction(func() error {
 		if old != "" {
 			if _, err := f.conn.ExecContext(ctx, "DELETE FROM deltaview_types WHERE name = ?", old); err != nil {
 				return err
 			}
 		}
-		_, err := f.conn.ExecContext(ctx, "INSERT OR REPLACE INTO deltaview_types VALUES (?, ?, ?, ?, ?, ?)",
-			t.Name, kind, t.OID, t.ArrayOID, string(labels), stmt)
+		_, err := f.conn.ExecContext(ctx, "INSERT OR REPLACE INTO deltaview_types (name, kind, oid, array_oid, labels, sql, sorts) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			t.Name, kind, t.OID, t.ArrayOID, string(labels), stmt, sorts)
 		return err
 	})
 }
@@ -79,9 +97,12 @@ func (f *File) Types() ([]engine.StoredType, error) {
 	if f.version < 8 {
 		return nil, nil
 	}
-	cols := "name, oid, array_oid, labels, NULL, NULL"
-	if f.version >= 9 {
-		cols = "name, oid, array_oid, labels, kind, sql"
+	cols := "name, oid, array_oid, labels, NULL, NULL, NULL"
+	switch {
+	case f.version >= 13:
+		cols = "name, oid, array_oid, labels, kind, sql, sorts"
+	case f.version >= 9:
+		cols = "name, oid, array_oid, labels, kind, sql, NULL"
 	}
 	rows, err := f.conn.QueryContext(ctx, "SELECT "+cols+" FROM deltaview_types ORDER BY oid")
 	if err != nil {
@@ -92,8 +113,8 @@ func (f *File) Types() ([]engine.StoredType, error) {
 	for rows.Next() {
 		var t engine.StoredType
 		var labels string
-		var kind, stmt sql.NullString
-		if err := rows.Scan(&t.Name, &t.OID, &t.ArrayOID, &labels, &kind, &stmt); err != nil {
+		var kind, stmt, sorts sql.NullString
+		if err := rows.Scan(&t.Name, &t.OID, &t.ArrayOID, &labels, &kind, &stmt, &sorts); err != nil {
 			return nil, f.mapErr("read", err)
 		}
 		var def any = &t.Labels
@@ -106,6 +127,11 @@ func (f *File) Types() ([]engine.StoredType, error) {
 		}
 		if err := json.Unmarshal([]byte(labels), def); err != nil {
 			return nil, f.mapErr("read", err)
+		}
+		if sorts.Valid && kind.String == "enum" {
+			if err := json.Unmarshal([]byte(sorts.String), &t.Sorts); err != nil {
+				return nil, f.mapErr("read", err)
+			}
 		}
 		out = append(out, t)
 	}

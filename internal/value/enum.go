@@ -49,6 +49,15 @@ var enumTypes struct {
 // NewEnumType registers a new enum type with these labels, in order,
 // checking them as CREATE TYPE does.
 func NewEnumType(name string, oid, arrayOID uint32, labels []string) (Type, error) {
+	return NewEnumTypeAt(name, oid, arrayOID, labels, nil)
+}
+
+// NewEnumTypeAt is NewEnumType with each label's sort position, as a
+// store kept them: ascending, one per label; nil gives 1, 2, ….
+func NewEnumTypeAt(name string, oid, arrayOID uint32, labels []string, sorts []float64) (Type, error) {
+	if sorts != nil && len(sorts) != len(labels) {
+		return Type{}, pgerr.New(pgerr.Internal, "enum %s has %d labels and %d sort positions", name, len(labels), len(sorts))
+	}
 	d := &EnumDesc{Name: name, OID: oid, ArrayOID: arrayOID}
 	for i, l := range labels {
 		if err := checkEnumLabel(l); err != nil {
@@ -57,8 +66,15 @@ func NewEnumType(name string, oid, arrayOID uint32, labels []string) (Type, erro
 		if d.number(l) >= 0 {
 			return Type{}, errDuplicateLabel(l, oid)
 		}
+		pos := float64(i + 1)
+		if sorts != nil {
+			pos = sorts[i]
+			if i > 0 && !(pos > sorts[i-1]) {
+				return Type{}, pgerr.New(pgerr.Internal, "enum %s: the sort positions of its labels are not ascending", name)
+			}
+		}
 		d.Labels = append(d.Labels, l)
-		d.Sorts = append(d.Sorts, float64(i+1))
+		d.Sorts = append(d.Sorts, pos)
 	}
 	enumTypes.mu.Lock()
 	defer enumTypes.mu.Unlock()
@@ -142,6 +158,15 @@ func (d *EnumDesc) OrderedLabels() []string {
 	var out []string
 	for _, i := range d.Ordered() {
 		out = append(out, d.Labels[i])
+	}
+	return out
+}
+
+// OrderedSorts returns the labels' sort positions in sort order.
+func (d *EnumDesc) OrderedSorts() []float64 {
+	var out []float64
+	for _, i := range d.Ordered() {
+		out = append(out, d.Sorts[i])
 	}
 	return out
 }
