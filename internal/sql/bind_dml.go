@@ -572,6 +572,7 @@ func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias 
 }
 
 func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
+	b.writes = true // user SQL functions reading tables run per call (bind_volatile_call.go)
 	if del.WithClause != nil {
 		if err := b.pushWith(del.WithClause); err != nil {
 			return nil, err
