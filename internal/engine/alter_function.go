@@ -62,12 +62,6 @@ func (e *Engine) alterRoutine(s *Session, a *sql.AlterFunction, text string) (Re
 	if a.Rows > 0 && !f.Set {
 		return Result{}, pgerr.New(pgerr.InvalidParameter, "ROWS is not applicable when function does not return a set")
 	}
-	if a.Strict != nil && *a.Strict != f.Strict {
-		if v := e.matViewCalling(sig); v != "" {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the strictness of function %s: materialized view %s calls it", sig, v).
-				WithHint("a materialized view keeps the calls it was created with: drop the view, alter the function, and create the view again")
-		}
-	}
 	if a.Volatility != "" && a.Volatility != "immutable" && f.Language == sql.LangPLpgSQL && isImmutable(f) {
 		// A view calls a PL/pgSQL function only if it is immutable.
 		if v := e.matViewCalling(sig); v != "" {
@@ -95,12 +89,23 @@ func (e *Engine) alterRoutine(s *Session, a *sql.AlterFunction, text string) (Re
 	if fromCurrent := securityText(&g, routineWord(&g), true); slices.ContainsFunc(a.Settings, func(c sql.FuncSetting) bool { return c.FromCurrent }) {
 		text += ";\n" + fromCurrent // the values read, which opening the file could not read again
 	}
-	if err := e.saveRoutine(sig, sig, KindFunction, f.SQL, text); err != nil {
+	var callers []string
+	var plans map[string]*sql.CreateView
+	if g.Strict != f.Strict {
+		var err error
+		if callers, plans, err = e.strictCallers(f, &g); err != nil { // alter_function_strict.go
+			return Result{}, err
+		}
+	}
+	// In its place in the store: the views, defaults and checks that
+	// call it, recreated after it when the file is opened, find it.
+	if err := e.saveRoutineAt(sig, sig, KindFunction, f.SQL, text, true); err != nil {
 		return Result{}, err
 	}
 	_, i := e.function(sig, f.Name)
 	e.funcs[f.Name][i] = &g
-	return Result{Tag: a.Tag()}, nil
+	notices, err := e.rebuildStrictCallers(sig, callers, plans)
+	return Result{Tag: a.Tag(), Notices: notices}, err
 }
 
 // isImmutable reports whether f is marked IMMUTABLE.

@@ -601,7 +601,13 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	}
 	mark := len(e.tx.log)
 	defer e.beginQuery()()
-	ts, err := e.targets(t, del.Using, del.Where)
+	lazy := del.Using == nil && lazyWhere(del.Where) // dml_delete_where.go
+	var ts []target
+	if lazy {
+		ts, err = e.deleteCandidates(t, del.Where)
+	} else {
+		ts, err = e.targets(t, del.Using, del.Where)
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -614,6 +620,13 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	n := 0
 	for _, tg := range ts {
 		e.follow(&gen, &t, tf) // a function the statement calls may rename the table
+		if lazy {
+			if ok, err := stillAccepted(t, &tg, del.Where); err != nil {
+				return Result{}, err
+			} else if !ok {
+				continue
+			}
+		}
 		if ok, err := e.deleteTarget(t, tf, tg.id, tg.row); err != nil {
 			return Result{}, err
 		} else if !ok {

@@ -53,8 +53,9 @@ type binder struct {
 	// forView is set while binding a view's defining query: constructs
 	// that cannot be maintained incrementally are refused.
 	forView bool
-	// writes is set while an INSERT or an UPDATE is bound: a volatile
-	// SQL function reading tables runs at each call (bind_volatile_call.go).
+	// writes is set while an INSERT, UPDATE, DELETE or MERGE is bound: a
+	// volatile SQL function reading tables runs at each call, and so does
+	// another where a subquery cannot go (bind_volatile_call.go).
 	writes bool
 	// winAgg is set while an aggregate over a window is bound as over a
 	// group (bindWinAggAdHoc): the window's ORDER BY orders the json

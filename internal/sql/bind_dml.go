@@ -248,8 +248,38 @@ func (in *insertInto) assign(b *binder, vals map[int]expr.Expr, j int, e expr.Ex
 		vals[ci], err = sub(base, e, loc)
 		return err
 	}
+	inferred := untypedParam(e)
 	vals[ci], err = b.assignCast(e, rel.Cols[ci].Type, rel.Cols[ci].Name, loc)
+	inferDomain(inferred, columnDomain(rel, ci))
 	return err
+}
+
+// untypedParam returns the slot of e when e is a parameter whose type no
+// use has given yet, else nil.
+func untypedParam(e expr.Expr) *expr.ParamSlot {
+	if p, ok := e.(*expr.Param); ok && p.Slot.T.Kind == value.Unknown {
+		return p.Slot
+	}
+	return nil
+}
+
+// columnDomain is the domain of rel's i-th column, nil for a column of
+// a base type or a relation without a table's definition.
+func columnDomain(rel *Relation, i int) *expr.Domain {
+	if rel.Def == nil || i >= len(rel.Def.Cols) || rel.Def.Cols[i].Name != rel.Cols[i].Name {
+		return nil
+	}
+	return rel.Def.Cols[i].Domain
+}
+
+// inferDomain makes slot, a parameter whose type an assignment to a
+// column of domain d gave, of that domain, as PostgreSQL infers it: its
+// value is then checked against the domain at Bind (the engine's
+// CheckArgs), before the statement runs.
+func inferDomain(slot *expr.ParamSlot, d *expr.Domain) {
+	if slot != nil && d != nil && slot.Domain == nil && slot.T.Kind != value.Unknown {
+		slot.Domain = d
+	}
 }
 
 // itemTypes returns the types of the columns a select list's items go
@@ -431,9 +461,11 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 			if e, err = b.bindExpr(sc, rt.Val); err != nil {
 				return nil, err
 			}
+			inferred := untypedParam(e)
 			if e, err = b.assignCast(e, rel.Cols[i].Type, rel.Cols[i].Name, rt.Location); err != nil {
 				return nil, err
 			}
+			inferDomain(inferred, columnDomain(rel, i))
 		}
 		out = append(out, Assign{Col: i, Expr: e})
 	}
@@ -572,6 +604,7 @@ func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias 
 }
 
 func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
+	b.writes = true // user SQL functions reading tables run per call (bind_volatile_call.go)
 	if del.WithClause != nil {
 		if err := b.pushWith(del.WithClause); err != nil {
 			return nil, err

@@ -65,6 +65,7 @@ type MergeClause struct {
 func (*Merge) bound() {}
 
 func (b *binder) bindMerge(m *pg_query.MergeStmt) (Bound, error) {
+	b.writes = true // user SQL functions reading tables run per call (bind_volatile_call.go)
 	if err := b.merge15Syntax(m); err != nil {
 		return nil, err
 	}

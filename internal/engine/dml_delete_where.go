@@ -1,0 +1,55 @@
+package engine
+
+import (
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// A DELETE whose WHERE calls a user function decides each row as it
+// deletes, as PostgreSQL's scan does: a volatile function there sees the
+// rows the statement deleted before (funcsnapshot.go), so `DELETE FROM t
+// WHERE f() > 3`, f counting t's rows, stops when three are left. The
+// rows it may delete are found first (through an index when the WHERE
+// gives one, as keyTarget); each is read again and the WHERE applied to
+// it just before its deletion.
+
+// lazyWhere reports whether a DELETE of where (without USING) decides
+// each row as it deletes it.
+func lazyWhere(where expr.Expr) bool {
+	return where != nil && callsTableRoutine(where)
+}
+
+// deleteCandidates are the rows of t a DELETE of where may delete, the
+// WHERE not yet applied: those an index finds, or every row.
+func (e *Engine) deleteCandidates(t *table, where expr.Expr) ([]target, error) {
+	found, usable, err := keyTarget(t, where)
+	if err != nil || usable {
+		t.stat.fetched(int64(len(found)))
+		return found, err
+	}
+	var out []target
+	t.scan(func(id uint64, row value.Row) bool {
+		if err = e.interruptPoint(); err != nil {
+			return false
+		}
+		out = append(out, target{id: id, row: row, env: row})
+		return true
+	})
+	t.stat.scanned(int64(len(out)))
+	return out, err
+}
+
+// stillAccepted reads tg's row again and applies where to it: false when
+// the row is gone (deleted by a function the statement called) or where
+// does not hold for it now.
+func stillAccepted(t *table, tg *target, where expr.Expr) (bool, error) {
+	row, ok := t.rows.Get(tg.id)
+	if !ok {
+		return false, nil
+	}
+	if ok, err := accepts(where, row); err != nil || !ok {
+		return false, err
+	}
+	tg.row, tg.env = row, row
+	return true, nil
+}
