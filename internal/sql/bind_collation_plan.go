@@ -110,3 +110,14 @@ func (sc *scope) deriveCollations(p plan.Node) {
 		}
 	}
 }
+
+// subqueryCollated gives e, a scalar subquery over the plan p, the ICU
+// collation p derives for its column, with implicit strength, as
+// PostgreSQL's sublink takes its target's collation.
+func subqueryCollated(e expr.Expr, p plan.Node, loc int32) expr.Expr {
+	st := planCollations(p)
+	if len(st) == 0 || st[0].id == 0 || st[0].strength == collConflict || !isString(e.Type().Kind) {
+		return e
+	}
+	return &expr.Collate{E: e, ID: st[0].id, Name: st[0].name, Implicit: true, Loc: loc, Derived: true}
+}
