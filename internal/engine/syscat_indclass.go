@@ -105,17 +105,16 @@ func typeCollation(t value.Type) uint32 {
 }
 
 // indexCollation is a key element's collation: the one its options name
-// (COLLATE "C" or "POSIX"), else its type's.
+// (COLLATE "C", "POSIX", an ICU one), else its type's.
 func indexCollation(opts string, t value.Type) uint32 {
 	coll := typeCollation(t)
 	if coll != 0 {
-		switch {
-		case strings.Contains(opts, `COLLATE "C"`):
-			return cCollOID
-		case strings.Contains(opts, `COLLATE "POSIX"`):
-			return 951
-		case strings.Contains(opts, `COLLATE "default"`):
-			return defaultCollOID
+		if _, rest, ok := strings.Cut(opts, `COLLATE "`); ok {
+			if name, _, ok := strings.Cut(rest, `"`); ok {
+				if oid := collationOID(name); oid != 0 {
+					return oid
+				}
+			}
 		}
 	}
 	return coll

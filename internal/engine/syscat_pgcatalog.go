@@ -341,6 +341,10 @@ func pgIndex(o *catalogObjects, r *catRows) {
 			if i < len(rel.cols) {
 				c := rel.cols[i]
 				classes[i], colls[i] = indexOpclass(ix.method, opts, c.typ, c.typOID), indexCollation(opts, c.typ)
+				// An element without COLLATE has its column's collation.
+				if def := rel.on.tableDef(); def != nil && !strings.Contains(opts, "COLLATE") && int(ix.cols[i]) > 0 && int(ix.cols[i]) <= len(def.Cols) {
+					colls[i] = columnCollationOID(&def.Cols[ix.cols[i]-1], colls[i])
+				}
 			}
 		}
 		keys := ix.cols

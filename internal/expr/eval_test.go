@@ -469,7 +469,7 @@ func TestLike(t *testing.T) {
 		{"héllo", "h_llo", nil, false, "t"},
 		{"héllo", "h%o", nil, false, "t"},
 		{"AbC", "a_c", nil, true, "t"},
-		{"ÀÉ", "àé", nil, true, "t"},
+		{"ÀÉ", "àé", nil, true, "f"}, // the database's ctype, C, folds ASCII letters only
 		{"AbC", "a_c", nil, false, "f"},
 		{"STRASSE", "straße", nil, true, "f"},
 		{"aaa", "%a%a%a%a", nil, false, "f"},

@@ -50,7 +50,7 @@ func init() {
 			if bytea {
 				s, p = byteChars(a[0].Str()), byteChars(a[1].Str())
 			}
-			m, err := compileLike(p, `\`, false)
+			m, err := compileLike(p, `\`, noFold)
 			if err != nil {
 				return value.Null, err
 			}

@@ -2,7 +2,7 @@ package expr
 
 import "github.com/deltaview/deltaview/internal/value"
 
-// caseFn is lower or upper (op 'l', 'u'): f of the string, or, for a
+// caseFn is lower, upper or initcap (op 'l', 'u', 't'): f of the string, or, for a
 // string under an ICU collation, ICU's case mapping of its locale
 // (value.CaseMapped), as PostgreSQL maps case by the collation of the
 // argument.

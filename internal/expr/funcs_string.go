@@ -4,7 +4,6 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -30,9 +29,9 @@ func init() {
 	textFn := func(f func(string) string) func([]value.Value) (value.Value, error) {
 		return func(a []value.Value) (value.Value, error) { return text(f(textOf(a[0]))), nil }
 	}
-	strict("lower", kinds(T), value.TextType, caseFn('l', strings.ToLower))
-	strict("upper", kinds(T), value.TextType, caseFn('u', strings.ToUpper))
-	strict("initcap", kinds(T), value.TextType, textFn(initcap))
+	strict("lower", kinds(T), value.TextType, caseFn('l', asciiLower))
+	strict("upper", kinds(T), value.TextType, caseFn('u', asciiUpper))
+	strict("initcap", kinds(T), value.TextType, caseFn('t', initcap))
 	strict("reverse", kinds(T), value.TextType, textFn(reverse))
 	strict("md5", kinds(T), value.TextType, textFn(func(s string) string {
 		sum := md5.Sum([]byte(s))
@@ -213,23 +212,6 @@ func pad(s string, n int64, fill string, left bool) (value.Value, error) {
 		return text(string(p) + s), nil
 	}
 	return text(s + string(p)), nil
-}
-
-// initcap upper-cases the first letter of each run of letters and digits
-// and lower-cases the rest.
-func initcap(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	inWord := false
-	for _, r := range s {
-		if inWord {
-			b.WriteRune(unicode.ToLower(r))
-		} else {
-			b.WriteRune(unicode.ToUpper(r))
-		}
-		inWord = unicode.IsLetter(r) || unicode.IsDigit(r)
-	}
-	return b.String()
 }
 
 func reverse(s string) string {

@@ -17,8 +17,10 @@ var _ Expr = (*Like)(nil)
 // the next pattern character literal. A pattern ending in the escape
 // character is an error (22025) when, as in PostgreSQL's matcher, the text
 // reaches it with characters left (the text is the pattern before it and
-// at least one more character), and otherwise does not match. ILIKE compares characters after Unicode
-// simple case folding. NULL if any operand is NULL. A char(n) operand keeps
+// at least one more character), and otherwise does not match. ILIKE compares characters after case
+// folding: of the ASCII letters only, as the database's ctype (C) folds
+// them, or, when an operand is under an ICU collation, Unicode's simple
+// folding. NULL if any operand is NULL. A char(n) operand keeps
 // its padding, as in PostgreSQL.
 //
 // Matching takes O(len(E) × len(Pattern)) at worst: the pattern is split at
@@ -91,7 +93,7 @@ func (l *Like) Eval(row value.Row) (value.Value, error) {
 	}
 	m := l.m.Load()
 	if m == nil || m.pattern != pat || m.escape != esc {
-		if m, err = compileLike(pat, esc, l.ILike); err != nil {
+		if m, err = compileLike(pat, esc, l.fold()); err != nil {
 			return value.Null, err
 		}
 		l.m.Store(m)
@@ -106,6 +108,34 @@ func (l *Like) Eval(row value.Row) (value.Value, error) {
 	return boolValue(matched != l.Not), nil
 }
 
+// likeFold is how a pattern match folds case.
+type likeFold uint8
+
+const (
+	noFold      likeFold = iota // LIKE
+	asciiFold                   // ILIKE under the database's ctype, C
+	unicodeFold                 // ILIKE under an ICU collation
+)
+
+// fold is how l folds case: ILIKE's under the ctype of its operands'
+// collation, ICU's when either is under one, C's otherwise.
+func (l *Like) fold() likeFold {
+	switch {
+	case !l.ILike:
+		return noFold
+	case underICU(l.E) || underICU(l.Pattern):
+		return unicodeFold
+	}
+	return asciiFold
+}
+
+// underICU reports whether e's value carries an ICU collation: e applies
+// one (explicitly, or a collated column's).
+func underICU(e Expr) bool {
+	c, ok := e.(*Collate)
+	return ok && c.ID != 0
+}
+
 // likeElem is one pattern character: a literal rune, or _ when any.
 type likeElem struct {
 	r   rune
@@ -115,7 +145,7 @@ type likeElem struct {
 // likeMatcher is a compiled pattern: the segments between its % signs.
 type likeMatcher struct {
 	pattern, escape string
-	fold            bool
+	fold            likeFold
 	segs            [][]likeElem // len(segs) == number of % + 1
 	// dangling is set when the pattern ends in the escape character;
 	// segs then match the texts on which PostgreSQL reports an error.
@@ -123,7 +153,7 @@ type likeMatcher struct {
 }
 
 // compileLike compiles pattern with the escape string esc ("" for none).
-func compileLike(pattern, esc string, fold bool) (*likeMatcher, error) {
+func compileLike(pattern, esc string, fold likeFold) (*likeMatcher, error) {
 	escRune, useEsc := rune(0), false
 	switch utf8.RuneCountInString(esc) {
 	case 0:
@@ -183,8 +213,11 @@ func compileLike(pattern, esc string, fold bool) (*likeMatcher, error) {
 }
 
 func (m *likeMatcher) foldRune(r rune) rune {
-	if m.fold {
+	switch {
+	case m.fold == unicodeFold:
 		return unicode.ToLower(unicode.ToUpper(r))
+	case m.fold == asciiFold && r >= 'A' && r <= 'Z':
+		return r + ('a' - 'A')
 	}
 	return r
 }

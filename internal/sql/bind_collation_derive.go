@@ -41,7 +41,7 @@ func deriveCollation(n *pg_query.Node, e expr.Expr) expr.Expr {
 
 // collationMismatch refuses an operator or a function call whose operands
 // carry different explicit collations (42P21), as PostgreSQL does, at the
-// second one's COLLATE; and initcap under an ICU collation (0A000).
+// second one's COLLATE.
 func (b *binder) collationMismatch(n *pg_query.Node) error {
 	var ops []*pg_query.Node
 	switch {
@@ -49,12 +49,6 @@ func (b *binder) collationMismatch(n *pg_query.Node) error {
 		ops = []*pg_query.Node{n.GetAExpr().Lexpr, n.GetAExpr().Rexpr}
 	case n.GetFuncCall() != nil:
 		ops = n.GetFuncCall().Args
-		f := n.GetFuncCall()
-		if name := opName(f.Funcname); name == "initcap" {
-			if c := value.LookupCollation(explicitCollation(n)); c != nil {
-				return initcapRefused(b, f.Location, c.Name)
-			}
-		}
 	default:
 		return nil
 	}

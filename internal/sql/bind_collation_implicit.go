@@ -106,9 +106,6 @@ func (b *binder) implicitCollation(n *pg_query.Node, e expr.Expr) (expr.Expr, er
 		return e, nil
 	}
 	if st := operandsCollation(e); st.strength == collImplicit && st.id != 0 {
-		if f, ok := e.(*expr.Func); ok && f.Def.Name == "initcap" {
-			return nil, initcapRefused(b, n.GetFuncCall().GetLocation(), st.name)
-		}
 		return &expr.Collate{E: e, ID: st.id, Name: st.name, Implicit: true, Loc: st.loc, Derived: true}, nil
 	}
 	return e, nil
@@ -171,12 +168,4 @@ func (b *binder) sortKeyCollation(idx int, targets, extra []expr.Expr, key expr.
 		return b.sortCollationConflict(targets[c.Idx])
 	}
 	return nil
-}
-
-// initcapRefused refuses initcap under the ICU collation name: ICU finds
-// words with its break iterator (initcap('3abc') is '3abc' there), which
-// is not reproduced; lower and upper are (value.CaseMapped).
-func initcapRefused(b *binder, loc int32, name string) error {
-	return b.refuse(loc, "initcap under the ICU collation %s is not supported", expr.QuoteIdent(name)).
-		WithHint("ICU finds words by its own rules; apply the collation to the result instead")
 }

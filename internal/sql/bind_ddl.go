@@ -567,8 +567,8 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 		return nil, err
 	}
 	ci.Method = method
-	elemOpts := func(el *pg_query.IndexElem, t value.Type) error {
-		opts, option, err := b.indexElemOpts(method, el, t, loc)
+	elemOpts := func(el *pg_query.IndexElem, t value.Type, coll string) error {
+		opts, option, err := b.indexElemOpts(method, el, t, coll, loc)
 		ci.KeyOpts, ci.KeyOptions = append(ci.KeyOpts, opts), append(ci.KeyOptions, option)
 		return err
 	}
@@ -583,7 +583,7 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := elemOpts(el, e.Type()); err != nil {
+			if err := elemOpts(el, e.Type(), ""); err != nil {
 				return nil, err
 			}
 			ci.Cols, ci.Exprs, ci.KeySQL = append(ci.Cols, -1), append(ci.Exprs, e), append(ci.KeySQL, text)
@@ -598,7 +598,11 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := elemOpts(el, rel.Cols[idx].Type); err != nil {
+		coll := ""
+		if c := value.CollationByID(rel.Cols[idx].Coll); c != nil {
+			coll = c.Name
+		}
+		if err := elemOpts(el, rel.Cols[idx].Type, coll); err != nil {
 			return nil, err
 		}
 		if err := btreeKey(rel.Cols[idx].Type); err != nil {

@@ -289,7 +289,11 @@ func (b *binder) bindSubLinkOnce(s *scope, sl *pg_query.SubLink) (expr.Expr, err
 	}
 	switch sl.SubLinkType {
 	case pg_query.SubLinkType_EXPR_SUBLINK:
-		return b.scalarSub(lv, q)
+		e, err := b.scalarSub(lv, q)
+		if err != nil {
+			return nil, err
+		}
+		return subqueryCollated(e, q.plan, sl.Location), nil
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
 		p := &plan.Distinct{Input: &plan.Project{Input: q.plan, Exprs: []expr.Expr{trueConst()}, Cols: []plan.Column{{Name: "?exists?", Type: value.BoolType}}}}
 		join, err := b.joinSub(lv, p, plan.LeftJoin, nil, nil, q.loc)

@@ -41,9 +41,10 @@ const (
 )
 
 // indexElemOpts checks an index element's collation, operator class and
-// ordering for access method m over an element of type t, and returns
-// what pg_get_indexdef prints after the element and its indoption bits.
-func (b *binder) indexElemOpts(m string, ie *pg_query.IndexElem, t value.Type, loc int32) (string, int16, error) {
+// ordering for access method m over an element of type t (of the
+// collation colColl, "" for its type's), and returns what pg_get_indexdef
+// prints after the element and its indoption bits.
+func (b *binder) indexElemOpts(m string, ie *pg_query.IndexElem, t value.Type, colColl string, loc int32) (string, int16, error) {
 	var out strings.Builder
 	if len(ie.Collation) > 0 {
 		names := make([]string, len(ie.Collation))
@@ -57,10 +58,16 @@ func (b *binder) indexElemOpts(m string, ie *pg_query.IndexElem, t value.Type, l
 		if !k.IsString() {
 			return "", 0, b.stmt.errf(loc, pgerr.DatatypeMismatch, "collations are not supported by type %s", t)
 		}
-		if err := b.checkCollation(names, loc); err != nil {
+		if c := icuCollation(names); c != nil {
+			// An ICU collation changes nothing in the index, whose
+			// order is the bytes' (a collated range condition does not
+			// use it); pg_get_indexdef leaves out the column's own.
+			if c.Name != colColl {
+				out.WriteString(" COLLATE " + expr.QuoteIdent(c.Name))
+			}
+		} else if err := b.checkCollation(names, loc); err != nil {
 			return "", 0, err
-		}
-		if name := names[len(names)-1]; name != "default" {
+		} else if name := names[len(names)-1]; name != "default" {
 			out.WriteString(" COLLATE " + expr.QuoteIdent(name))
 		}
 	}

@@ -404,6 +404,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 			}
 		}
 		sc := newScope(alias, p.Columns())
+		sc.deriveCollations(p)
 		sc.markUnregistered(sub.unregOut)
 		return p, sc, nil
 	case n.GetRangeFunction() != nil:
@@ -576,6 +577,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	if sysFrom > 0 {
 		b.markSystemColumns(sc, sysFrom)
 	}
+	sc.deriveCollations(p)
 	sc.markUnregistered(cteUnreg)
 	return p, sc, nil
 }

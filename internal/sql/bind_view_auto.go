@@ -394,7 +394,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 	}
 	for i, e := range exprs {
 		av.Cols[i] = -1
-		if c, ok := e.(*expr.Col); ok {
+		if c, ok := baseColumn(e); ok {
 			av.Cols[i] = c.Idx
 		}
 	}
@@ -813,4 +813,16 @@ func (b *binder) bindAlterViewDefault(as *pg_query.AlterTableStmt) (out Bound, o
 		av.Cols, av.Defaults, av.Texts = append(av.Cols, i), append(av.Defaults, d), append(av.Texts, text)
 	}
 	return av, true, nil
+}
+
+// baseColumn is the base relation's column a view column reads, ok false
+// when it computes something: a plain reference, or one under the
+// implicit collation the column's reference applies (an explicit COLLATE
+// makes an expression, not updatable, as in PostgreSQL).
+func baseColumn(e expr.Expr) (*expr.Col, bool) {
+	if c, ok := e.(*expr.Collate); ok && c.Implicit {
+		e = c.E
+	}
+	c, ok := e.(*expr.Col)
+	return c, ok
 }

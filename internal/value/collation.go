@@ -1,6 +1,7 @@
 package value
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 
@@ -31,6 +32,7 @@ type Collation struct {
 	Name   string // as in pg_collation, e.g. "en-x-icu"
 	Locale string // the ICU locale, pg_collation.colliculocale
 	pool   sync.Pool
+	keys   collationKeys
 }
 
 var collations struct {
@@ -78,16 +80,16 @@ func ICUCollationNames() []string {
 }
 
 // compareCollated orders a and b under collation id, the bytes breaking
-// ties.
+// ties. It compares their sort keys (collationKeys), each computed once.
 func compareCollated(id uint8, a, b string) int {
 	c := collations.byID[id]
 	if c == nil {
 		return strings.Compare(a, b)
 	}
-	col := c.pool.Get().(*collate.Collator)
-	r := col.CompareString(a, b)
-	c.pool.Put(col)
-	if r != 0 {
+	if a == b {
+		return 0
+	}
+	if r := bytes.Compare(c.key(a), c.key(b)); r != 0 {
 		return r
 	}
 	return strings.Compare(a, b)

@@ -8,7 +8,7 @@ import (
 // CaseMapped returns s lowered, uppered or title-cased (op 'l', 'u' or
 // 't') as ICU maps case under collation id's locale, as PostgreSQL's
 // lower, upper and initcap do for a string under an ICU collation
-// (u_strToLower, u_strToUpper, u_strToTitle): the full Unicode mappings
+// (u_strToLower, u_strToUpper, u_strToTitle with ICU's word breaks): the full Unicode mappings
 // with the locale's tailoring (upper('ß') is 'SS'; under tr, upper('i')
 // is 'İ' and lower('I') is 'ı'). ok is false for an unknown id.
 func CaseMapped(id uint8, op byte, s string) (string, bool) {
@@ -23,5 +23,5 @@ func CaseMapped(id uint8, op byte, s string) (string, bool) {
 	case 'u':
 		return cases.Upper(tag).String(s), true
 	}
-	return cases.Title(tag).String(s), true
+	return icuTitle(c.Locale, s), true
 }

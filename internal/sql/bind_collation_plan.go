@@ -1,0 +1,123 @@
+package sql
+
+import (
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Collations through relations: a column of a subquery in FROM, of a CTE
+// or of a view has the collation its query derives for it (PostgreSQL's
+// parse_collate.c gives each target entry its expression's collation), and
+// a reference of it applies that collation with implicit strength, as a
+// table column's does. So two subquery columns of different ICU
+// collations conflict as two table columns do (42P22 in a comparison),
+// and an explicit COLLATE inside the subquery becomes an implicit one
+// outside it.
+
+// planCollations derives the collation of each of p's output columns,
+// looking through the nodes that pass their input's columns on (filters,
+// sorts, limits, DISTINCT), projections, joins, UNION ALL (the inputs'
+// collations merged) and aggregates (a string result's from its
+// arguments); other nodes' columns derive none.
+func planCollations(p plan.Node) []collState {
+	out := make([]collState, len(p.Columns()))
+	switch n := p.(type) {
+	case *plan.Scan:
+		for i, c := range n.Cols {
+			if c.Coll != 0 {
+				out[i] = implicitColl(c.Coll)
+			}
+		}
+	case *plan.Filter, *plan.Sort, *plan.Limit, *plan.Distinct:
+		copy(out, planCollations(p.Children()[0]))
+	case *plan.Project:
+		in := planCollations(n.Input)
+		for i, e := range n.Exprs {
+			if i < len(out) {
+				out[i] = exprCollation(e, in)
+			}
+		}
+	case *plan.Join:
+		in := append(planCollations(n.Left), planCollations(n.Right)...)
+		copy(out, in)
+	case *plan.UnionAll:
+		for _, c := range n.Inputs {
+			for i, st := range planCollations(c) {
+				if i < len(out) {
+					out[i] = mergeCollation(out[i], st)
+				}
+			}
+		}
+	case *plan.Aggregate:
+		in := planCollations(n.Input)
+		for i, g := range n.GroupBy {
+			out[i] = exprCollation(g, in)
+		}
+		for j, a := range n.Aggs {
+			i := len(n.GroupBy) + j
+			if i >= len(out) || a.Arg == nil || !isString(a.Type.Kind) {
+				continue
+			}
+			out[i] = exprCollation(a.Arg, in)
+			if a.Sep != nil {
+				out[i] = mergeCollation(out[i], exprCollation(a.Sep, in))
+			}
+		}
+	}
+	return out
+}
+
+// implicitColl is the implicit derivation of the ICU collation id.
+func implicitColl(id uint8) collState {
+	st := collState{strength: collImplicit, id: id}
+	if c := value.CollationByID(id); c != nil {
+		st.name = c.Name
+	}
+	return st
+}
+
+// exprCollation is collationState of e over an input whose columns
+// derive the collations in: a reference of an input column takes its.
+func exprCollation(e expr.Expr, in []collState) collState {
+	switch x := e.(type) {
+	case *expr.Collate:
+		return collationState(x)
+	case *expr.Col:
+		if x.Idx < len(in) && isString(x.T.Kind) {
+			return in[x.Idx]
+		}
+		return collState{}
+	}
+	if !isString(e.Type().Kind) {
+		return collState{}
+	}
+	var st collState
+	for _, k := range expr.Children(e) {
+		st = mergeCollation(st, exprCollation(k, in))
+	}
+	return st
+}
+
+// deriveCollations gives the columns of sc, the scope of the relation p,
+// the ICU collations p's query derives for them (planCollations), where
+// they have none already: a conflict or a byte-wise collation leaves a
+// column without one.
+func (sc *scope) deriveCollations(p plan.Node) {
+	for i, st := range planCollations(p) {
+		if i < len(sc.cols) && sc.cols[i].coll == 0 && st.id != 0 && st.strength != collConflict {
+			sc.cols[i].coll = st.id
+		}
+	}
+}
+
+// subqueryCollated gives e, a scalar subquery over the plan p, the ICU
+// collation p derives for its column, with implicit strength, as
+// PostgreSQL's sublink takes its target's collation.
+func subqueryCollated(e expr.Expr, p plan.Node, loc int32) expr.Expr {
+	st := planCollations(p)
+	if len(st) == 0 || st[0].id == 0 || st[0].strength == collConflict || !isString(e.Type().Kind) {
+		return e
+	}
+	return &expr.Collate{E: e, ID: st[0].id, Name: st[0].name, Implicit: true, Loc: loc, Derived: true}
+}
