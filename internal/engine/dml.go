@@ -27,6 +27,20 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	gen := e.catalogGen // for follow
 	defer e.setWithin(ins.Table, ins.Partition)()
 	upsert := ins.OnConflict != nil && !ins.OnConflict.DoNothing
+	// The arbiters are found before anything runs, as PostgreSQL infers
+	// them at parse analysis: a target no index matches fails before a
+	// trigger fires or a default draws from its sequence.
+	var arbiters []*uniqueIndex
+	var exclArbiter *exclusion // ON CONFLICT ON CONSTRAINT naming an EXCLUDE constraint
+	if oc := ins.OnConflict; oc != nil {
+		if exclArbiter = t.exclusionNamed(oc.Constraint); exclArbiter != nil && oc.Constraint != "" {
+			if !oc.DoNothing {
+				return Result{}, pgerr.New(pgerr.WrongObjectType, "ON CONFLICT DO UPDATE not supported with exclusion constraints")
+			}
+		} else if arbiters, err = t.arbiters(oc); err != nil {
+			return Result{}, err
+		}
+	}
 	tf := e.fireFor(t)
 	if tf != nil {
 		if err := tf.beforeStatement(sql.TriggerInsert); err != nil {
@@ -46,16 +60,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	var arbiters []*uniqueIndex
-	var exclArbiter *exclusion // ON CONFLICT ON CONSTRAINT naming an EXCLUDE constraint
 	if oc := ins.OnConflict; oc != nil {
-		if exclArbiter = t.exclusionNamed(oc.Constraint); exclArbiter != nil && oc.Constraint != "" {
-			if !oc.DoNothing {
-				return Result{}, pgerr.New(pgerr.WrongObjectType, "ON CONFLICT DO UPDATE not supported with exclusion constraints")
-			}
-		} else if arbiters, err = t.arbiters(oc); err != nil {
-			return Result{}, err
-		}
 		if len(rows) > 0 {
 			if exclArbiter == nil {
 				if err := t.deferrableArbiter(arbiters); err != nil {

@@ -31,6 +31,9 @@ func (b *binder) bindCopyTo(cs *pg_query.CopyStmt) (Bound, error) {
 		query = &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: sel}}
 	} else if sel := query.GetSelectStmt(); sel != nil && sel.IntoClause != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY (SELECT INTO) is not supported")
+	} else if query.GetMergeStmt() != nil {
+		// PostgreSQL 15 refuses it before looking at the query.
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "MERGE not supported in COPY")
 	}
 	q, err := b.bindStmt(query)
 	if err != nil {

@@ -44,6 +44,12 @@ func (b *binder) bindSubquery(outer *scope, sl *pg_query.SubLink) (*subquery, er
 	if err != nil {
 		return nil, err
 	}
+	if cols := p.Columns(); sl.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK && len(cols) > 0 && subqueryColumnName(sl.Subselect) == "" {
+		if b.stmt.starNames == nil {
+			b.stmt.starNames = starNames{}
+		}
+		b.stmt.starNames[subLinkKey(sl)] = cols[0].Name
+	}
 	return &subquery{plan: p, loc: sl.Location}, nil
 }
 

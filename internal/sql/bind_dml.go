@@ -145,10 +145,12 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		}
 		sc := src.Columns()
 		if len(sc) > len(in.targets) {
-			return nil, b.stmt.errf(-1, pgerr.SyntaxError, "INSERT has more expressions than target columns")
+			// At the first select-list item too many, as PostgreSQL points.
+			at := selectItemAt(sel, len(in.targets), len(sc))
+			return nil, b.stmt.errf(at, pgerr.SyntaxError, "INSERT has more expressions than target columns")
 		}
-		if len(sc) < len(in.targets) && len(in.list) > 0 {
-			return nil, b.stmt.errf(-1, pgerr.SyntaxError, "INSERT has more target columns than expressions")
+		if len(sc) < len(in.targets) && len(in.list) > len(sc) {
+			return nil, b.stmt.errf(in.list[len(sc)].GetResTarget().GetLocation(), pgerr.SyntaxError, "INSERT has more target columns than expressions")
 		}
 		out.Targets = in.targets[:len(sc)]
 		vals := map[int]expr.Expr{}
@@ -424,7 +426,8 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 		}
 		prev, again := seen[i]
 		if again && (plain[i] || len(rt.Indirection) == 0) {
-			return nil, b.stmt.errf(rt.Location, pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name)
+			// Without a position: PostgreSQL finds it rewriting the target list.
+			return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name)
 		}
 		if len(rt.Indirection) > 0 {
 			if err := b.generatedWrite(rel, i, true); err != nil {
@@ -462,7 +465,7 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 				return nil, err
 			}
 			inferred := untypedParam(e)
-			if e, err = b.assignCast(e, rel.Cols[i].Type, rel.Cols[i].Name, rt.Location); err != nil {
+			if e, err = b.assignCast(e, rel.Cols[i].Type, rel.Cols[i].Name, assignedLoc(rt)); err != nil {
 				return nil, err
 			}
 			inferDomain(inferred, columnDomain(rel, i))
@@ -702,4 +705,50 @@ func (b *binder) bindDeleteOne(del *pg_query.DeleteStmt) (*Delete, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// selectItemAt is the location of the select-list item of sel that gives
+// output column k of width: a `*` gives as many as it expands to (one
+// star at most is counted); -1 for a set operation or two stars.
+func selectItemAt(sel *pg_query.SelectStmt, k, width int) int32 {
+	if sel.Op != pg_query.SetOperation_SETOP_NONE {
+		return -1
+	}
+	stars := 0
+	for _, t := range sel.TargetList {
+		if cr := t.GetResTarget().GetVal().GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			stars++
+		}
+	}
+	if stars > 1 {
+		return -1
+	}
+	starWidth := width - (len(sel.TargetList) - stars)
+	col := 0
+	for _, t := range sel.TargetList {
+		rt := t.GetResTarget()
+		n := 1
+		if cr := rt.GetVal().GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			n = starWidth
+		}
+		if k < col+n {
+			return rt.GetLocation()
+		}
+		col += n
+	}
+	return -1
+}
+
+// assignedLoc is where PostgreSQL points an error in converting SET's
+// value to its column: at the value (an operator's leftmost operand), or
+// at the target when the value has no location of its own.
+func assignedLoc(rt *pg_query.ResTarget) int32 {
+	n := rt.Val
+	for n.GetAExpr() != nil && n.GetAExpr().Lexpr != nil {
+		n = n.GetAExpr().Lexpr
+	}
+	if loc := nodeLoc(n, -1); loc >= 0 {
+		return loc
+	}
+	return rt.Location
 }

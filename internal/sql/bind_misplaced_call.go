@@ -10,7 +10,8 @@ import (
 // callClause finds where the call at loc stands in the statement as
 // written, for PostgreSQL's "… are not allowed in WHERE" errors: the
 // clause of its own query level (WHERE, HAVING, GROUP BY, JOIN
-// conditions, LIMIT, OFFSET), "aggregate" inside an aggregate's
+// conditions, LIMIT, OFFSET, RETURNING, VALUES, an UPDATE's SET, MERGE
+// WHEN conditions), "aggregate" inside an aggregate's
 // arguments, or "" when none of these holds (a select list, or the call
 // was not found).
 func (b *binder) callClause(loc int32) string {
@@ -74,6 +75,21 @@ func (b *binder) callClauseAt(loc int32, depth int) string {
 				}
 			case "over":
 				c = ""
+			case "returning_list":
+				c = "RETURNING"
+			case "values_lists", "values":
+				c = "VALUES"
+			case "condition":
+				c = "MERGE WHEN conditions"
+			case "join_condition":
+				c = "JOIN conditions"
+			case "target_list":
+				// An UPDATE's SET (also ON CONFLICT's and MERGE's); a
+				// SELECT's list stays the select list.
+				switch m.Interface().(type) {
+				case *pg_query.UpdateStmt, *pg_query.OnConflictClause, *pg_query.MergeWhenClause:
+					c = "UPDATE"
+				}
 			}
 			inner := append(outer[:len(outer):len(outer)], c)
 			if fd.IsList() {
@@ -113,7 +129,7 @@ func (b *binder) misplacedAggregate(loc int32) *pgerr.Error {
 // query depth levels out, named by the clause its subquery stands in.
 func (b *binder) misplacedAggregateAt(loc int32, depth int) *pgerr.Error {
 	switch c := b.callClauseAt(loc, depth); c {
-	case "WHERE", "GROUP BY", "JOIN conditions", "LIMIT", "OFFSET":
+	case "WHERE", "GROUP BY", "JOIN conditions", "LIMIT", "OFFSET", "RETURNING", "VALUES", "UPDATE", "MERGE WHEN conditions":
 		return b.stmt.errf(loc, pgerr.GroupingError, "aggregate functions are not allowed in %s", c)
 	}
 	return b.stmt.errf(loc, pgerr.GroupingError, "aggregate functions are not allowed here")

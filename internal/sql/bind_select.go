@@ -863,7 +863,7 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 				n++
 			}
 			if qual != "" && n == 0 {
-				return nil, nil, b.stmt.errf(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table %q", qual)
+				return nil, nil, b.missingFromEntry(sc, qual, cr.Location)
 			}
 			continue
 		}
@@ -894,7 +894,7 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 		}
 		name := rt.Name
 		if name == "" {
-			name = figureName(rt.Val)
+			name = b.stmt.starNames.figure(rt.Val)
 		}
 		exprs = append(exprs, e)
 		cols = append(cols, plan.Column{Name: name, Type: e.Type()})

@@ -451,7 +451,9 @@ func (b *binder) identityConstraint(ct *CreateTable, i int, c *pg_query.Constrai
 // identity column GENERATED ALWAYS takes one only with OVERRIDING SYSTEM
 // VALUE. keep is false when the value is to be dropped for the default
 // (OVERRIDING USER VALUE on an identity column).
-func (b *binder) identityInsert(rel *Relation, i int, over pg_query.OverridingKind, loc int32) (keep bool, err error) {
+//
+// Its error has no position: PostgreSQL's rewriter finds it.
+func (b *binder) identityInsert(rel *Relation, i int, over pg_query.OverridingKind, _ int32) (keep bool, err error) {
 	if err := b.generatedWrite(rel, i, false); err != nil {
 		return false, err
 	}
@@ -465,7 +467,7 @@ func (b *binder) identityInsert(rel *Relation, i int, over pg_query.OverridingKi
 		return true, nil
 	}
 	if rel.Identity[i] == 'a' {
-		return false, b.stmt.errf(loc, pgerr.GeneratedAlways, "cannot insert a non-DEFAULT value into column %q", rel.Cols[i].Name).
+		return false, pgerr.New(pgerr.GeneratedAlways, "cannot insert a non-DEFAULT value into column %q", rel.Cols[i].Name).
 			WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", rel.Cols[i].Name).
 			WithHint("Use OVERRIDING SYSTEM VALUE to override.")
 	}
@@ -473,13 +475,13 @@ func (b *binder) identityInsert(rel *Relation, i int, over pg_query.OverridingKi
 }
 
 // identityUpdate refuses SET col = value on an identity column GENERATED
-// ALWAYS.
-func (b *binder) identityUpdate(rel *Relation, i int, loc int32) error {
+// ALWAYS, without a position as PostgreSQL's rewriter.
+func (b *binder) identityUpdate(rel *Relation, i int, _ int32) error {
 	if err := b.generatedWrite(rel, i, true); err != nil {
 		return err
 	}
 	if i < len(rel.Identity) && rel.Identity[i] == 'a' {
-		return b.stmt.errf(loc, pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", rel.Cols[i].Name).
+		return pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", rel.Cols[i].Name).
 			WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", rel.Cols[i].Name)
 	}
 	return nil

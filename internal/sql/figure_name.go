@@ -9,19 +9,31 @@ import (
 // figureName names an unaliased select-list expression as PostgreSQL 15's
 // FigureColname does.
 func figureName(n *pg_query.Node) string {
-	name, _ := figureNameStrength(n)
+	return starNames(nil).figure(n)
+}
+
+// starNames are the bound names of scalar subqueries whose select list is
+// a `*` (`(SELECT * FROM one_col)`), which PostgreSQL names after the
+// column the star expands to: only binding the subquery knows it. Keyed
+// by the subquery's text (subLinkKey), as a statement binds the same
+// subquery once (bindSubLink's cache).
+type starNames map[string]string
+
+// figure is figureName with the subqueries' bound names of sn.
+func (sn starNames) figure(n *pg_query.Node) string {
+	name, _ := sn.strength(n)
 	if name == "" {
 		return "?column?"
 	}
 	return name
 }
 
-// figureNameStrength is FigureColnameInternal: the name n gives its column
+// strength is FigureColnameInternal: the name n gives its column
 // and how firmly, 2 for a name of its own (a column, a function, a
 // subquery's column), 1 for a fallback that an enclosing expression's
 // own name overrides (a cast's type, "case"), 0 for none. A CASE takes
 // its ELSE's name when that is firm, a cast its argument's.
-func figureNameStrength(n *pg_query.Node) (string, int) {
+func (sn starNames) strength(n *pg_query.Node) (string, int) {
 	switch {
 	case n == nil:
 		return "", 0
@@ -47,7 +59,7 @@ func figureNameStrength(n *pg_query.Node) (string, int) {
 		if name != "" {
 			return name, 2
 		}
-		return figureNameStrength(ind.Arg)
+		return sn.strength(ind.Arg)
 	case n.GetFuncCall() != nil:
 		return keyName(opName(n.GetFuncCall().Funcname)), 2
 	case n.GetAExpr() != nil:
@@ -56,13 +68,13 @@ func figureNameStrength(n *pg_query.Node) (string, int) {
 		}
 	case n.GetTypeCast() != nil:
 		tc := n.GetTypeCast()
-		name, strength := figureNameStrength(tc.Arg)
+		name, strength := sn.strength(tc.Arg)
 		if strength <= 1 && tc.TypeName != nil {
 			return pgTypeName(keyName(opName(tc.TypeName.Names))), 1
 		}
 		return name, strength
 	case n.GetCollateClause() != nil:
-		return figureNameStrength(n.GetCollateClause().Arg)
+		return sn.strength(n.GetCollateClause().Arg)
 	case n.GetGroupingFunc() != nil:
 		return "grouping", 2
 	case n.GetSubLink() != nil:
@@ -75,9 +87,12 @@ func figureNameStrength(n *pg_query.Node) (string, int) {
 			if name := subqueryColumnName(sl.Subselect); name != "" {
 				return name, 2
 			}
+			if len(sn) > 0 && sn[subLinkKey(sl)] != "" {
+				return sn[subLinkKey(sl)], 2
+			}
 		}
 	case n.GetCaseExpr() != nil:
-		name, strength := figureNameStrength(n.GetCaseExpr().Defresult)
+		name, strength := sn.strength(n.GetCaseExpr().Defresult)
 		if strength <= 1 {
 			return "case", 1
 		}
@@ -127,8 +142,8 @@ func subqueryColumnName(n *pg_query.Node) string {
 		return ""
 	case rt.Name != "":
 		return rt.Name
-	case rt.Val.GetColumnRef() != nil && len(rt.Val.GetColumnRef().Fields) == 1 && rt.Val.GetColumnRef().Fields[0].GetAStar() != nil:
-		return ""
+	case rt.Val.GetColumnRef() != nil && rt.Val.GetColumnRef().Fields[len(rt.Val.GetColumnRef().Fields)-1].GetAStar() != nil:
+		return "" // * and t.*: named after the column they expand to
 	}
 	return figureName(rt.Val)
 }

@@ -17,6 +17,10 @@ import (
 type Stmt struct {
 	SQL  string
 	Node *pg_query.Node
+	// starNames are the bound first columns of the statement's scalar
+	// subqueries, by location, for the names of select-list items that
+	// are subqueries selecting `*` (figure_name.go).
+	starNames starNames
 	// Explain is set, with ExplainFormat, for EXPLAIN [(FORMAT f)]
 	// MATERIALIZED VIEW name, which is not PostgreSQL grammar either.
 	Explain       string

@@ -5,6 +5,7 @@ import (
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
+	"strings"
 )
 
 // scopeCol is a column visible to expressions: a position in the input row
@@ -180,7 +181,7 @@ func (b *binder) resolve(s *scope, qual, name string, loc int32) (expr.Expr, err
 					return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %s.%s does not exist", qual, name)
 				}
 			}
-			return nil, b.stmt.errf(loc, pgerr.UndefinedTable, "missing FROM-clause entry for table %q", qual)
+			return nil, b.missingFromEntry(s, qual, loc)
 		}
 		return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q does not exist", name)
 	}
@@ -242,4 +243,23 @@ func (b *binder) hiddenRef(s *scope, qual, name string, loc int32) error {
 		}
 	}
 	return nil
+}
+
+// missingFromEntry is PostgreSQL's error for a qualifier no relation in
+// scope answers to: when a table of that name is there under an alias
+// (`SELECT item.id FROM item i`), the reference is invalid and the hint
+// names the alias (errorMissingRTE).
+func (b *binder) missingFromEntry(s *scope, qual string, loc int32) error {
+	for _, sc := range append([]*scope{s}, b.outers...) {
+		for _, c := range sc.cols {
+			if c.origin == "" || c.qual == qual || c.system || c.hidden {
+				continue
+			}
+			if name := c.origin[strings.LastIndexByte(c.origin, '.')+1:]; name == qual {
+				return b.stmt.errf(loc, pgerr.UndefinedTable, "invalid reference to FROM-clause entry for table %q", qual).
+					WithHint("Perhaps you meant to reference the table alias %q.", c.qual)
+			}
+		}
+	}
+	return b.stmt.errf(loc, pgerr.UndefinedTable, "missing FROM-clause entry for table %q", qual)
 }
