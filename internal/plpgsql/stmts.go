@@ -307,6 +307,39 @@ func (c *call) forQuery(s *forQuery) (control, error) {
 	return control{}, nil
 }
 
+// assignElement assigns an element of FOREACH's array, of type t, to
+// its target: a record variable takes a composite element whole, a list
+// of variables its fields in order (NULLs for a NULL element), another
+// variable the element (a sub-array under SLICE).
+func (c *call) assignElement(dno int, e value.Value, t value.Type, slice bool) error {
+	d := c.f.datums[dno]
+	if !slice && len(d.fields) > 0 && d.cursor == nil {
+		var fields []value.Value
+		if !e.IsNull() {
+			if e.Kind() != value.Record {
+				return pgerr.New(pgerr.DatatypeMismatch, "cannot assign non-composite value to a row variable")
+			}
+			fields = e.Fields()
+		}
+		for i, f := range d.fields {
+			v := value.Null
+			if i < len(fields) {
+				v = fields[i]
+			}
+			if err := c.assignDatum(f, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if !slice && d.field == "" {
+		if rv, err := c.variable(dno); err == nil && rv.isRec {
+			return c.setRecord(rv, e, t)
+		}
+	}
+	return c.assignDatum(dno, e)
+}
+
 func (c *call) foreach(s *foreach) (control, error) {
 	arr, t, err := c.scalar(s.e)
 	if err != nil {
@@ -328,7 +361,7 @@ func (c *call) foreach(s *foreach) (control, error) {
 	c.fr = newFrame(saved, s.label)
 	defer func() { c.fr = saved }()
 	for _, e := range items {
-		if err := c.assignDatum(s.target, e); err != nil {
+		if err := c.assignElement(s.target, e, t.ElemType(), s.slice > 0); err != nil {
 			return control{}, err
 		}
 		if stop, ct, err := c.iterate(s.label, s.body); stop {
