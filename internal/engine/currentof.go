@@ -78,3 +78,13 @@ func (s *Session) PinRows(oid uint32) (unpin func()) {
 	}
 	return func() {}
 }
+
+// Calls implements plpgsql.CallStack: the PL/pgSQL calls running in the
+// session, outermost first.
+func (rt *plRuntime) Calls() []any {
+	out := make([]any, len(rt.s.plCursors))
+	for i, c := range rt.s.plCursors {
+		out[i] = c
+	}
+	return out
+}

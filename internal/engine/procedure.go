@@ -85,8 +85,12 @@ func (rt *plRuntime) EndTransaction(rollback, chain bool) error {
 		}
 		return pgerr.New(plpgsql.CodeInvalidTransactionTermination, "cannot %s while a subtransaction is active", what)
 	}
+	// The transaction's settings end with it: SET LOCAL's, and a SET's
+	// undone by ROLLBACK.
 	if rt.s.promoted {
-		return rt.s.endPromotedPart(rollback)
+		err := rt.s.endPromotedPart(rollback)
+		rt.s.endSettings(!rollback && err == nil)
+		return err
 	}
 	if rollback {
 		e.rollback()
@@ -94,6 +98,7 @@ func (rt *plRuntime) EndTransaction(rollback, chain bool) error {
 		return err
 	}
 	rt.s.endNotify(!rollback)
+	rt.s.endSettings(!rollback)
 	e.begin()
 	return nil
 }

@@ -72,6 +72,7 @@ func routineSignature(f *sql.Function) plpgsql.Signature {
 		sig.Text = f.Generic.Signature() // PostgreSQL's CONTEXT names the declared types
 	}
 	if f.Procedure {
+		sig.Procedure = true
 		for _, p := range f.Params {
 			sig.Types = append(sig.Types, p.Type)
 			sig.TypeNames = append(sig.TypeNames, domainCandidate(p.TypeName))
@@ -332,6 +333,9 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 		}
 		return &plpgsql.Result{Cols: res.Columns, Rows: res.Rows, OutArgs: outArgs(b)}, nil
 	default:
+		if res, ok, err := rt.runUtility(b, rec, !keep); ok {
+			return res, err
+		}
 		if catalogChange(b) {
 			return rt.runCatalogChange(st, len(types))
 		}

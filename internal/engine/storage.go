@@ -42,13 +42,8 @@ func (s *Session) execStorage(b sql.Bound) (Result, error) {
 		if !s.block {
 			return Result{}, pgerr.New(pgerr.NoActiveTransaction, "LOCK TABLE can only be used in transaction blocks")
 		}
-		if err := s.e.lockTargets(b); err != nil {
+		if err := s.lockTables(b); err != nil {
 			return Result{}, err
-		}
-		for _, t := range b.Tables {
-			if err := s.allowed(t, lockPrivilege(b.Mode)); err != nil {
-				return Result{}, err
-			}
 		}
 		return Result{Tag: "LOCK TABLE"}, nil
 	case *sql.Cluster:
@@ -57,6 +52,20 @@ func (s *Session) execStorage(b sql.Bound) (Result, error) {
 		return s.execReindex(b)
 	}
 	return Result{}, pgerr.New(pgerr.Internal, "unhandled statement %T", b)
+}
+
+// lockTables checks LOCK's tables and the session's privileges on them:
+// the engine's lock already excludes every other writer.
+func (s *Session) lockTables(b *sql.LockTable) error {
+	if err := s.e.lockTargets(b); err != nil {
+		return err
+	}
+	for _, t := range b.Tables {
+		if err := s.allowed(t, lockPrivilege(b.Mode)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // lockPrivilege is the privilege LOCK needs in mode: SELECT for ACCESS

@@ -367,7 +367,7 @@ func (e *Engine) compiledTrigger(f *sql.Function) (*plpgsql.Func, error) {
 		return pf, nil
 	}
 	sig := routineSignature(f)
-	sig.RowType, sig.Trigger = e.isRowType, true
+	sig.RowType, sig.Trigger, sig.EventTrigger = e.isRowType, true, f.EventTrigger
 	pf, err := plpgsql.Compile(f.SQL, f.Source, sig)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,13 @@ import (
 // is refused. RESTART IDENTITY restarts the sequences the tables' columns
 // own, as part of the transaction (restart.go).
 func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
+	return e.truncate(tr, e.autocommit)
+}
+
+// truncate runs TRUNCATE's changes through run: autocommit for a
+// statement of the session, atomically for one of PL/pgSQL code, whose
+// statement's transaction (or an EXCEPTION handler) ends them.
+func (e *Engine) truncate(tr *sql.Truncate, run func(func() (Result, error)) (Result, error)) (Result, error) {
 	ts := make([]*table, 0, len(tr.Tables))
 	whole := make([]*table, 0, len(tr.Tables)) // the tables truncated whole, not a partition's rows
 	for i, name := range tr.Tables {
@@ -46,7 +53,7 @@ func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
 	if err := e.pendingEvents(ts, "TRUNCATE"); err != nil {
 		return Result{}, err
 	}
-	return e.autocommit(func() (Result, error) {
+	return run(func() (Result, error) {
 		// Every table's BEFORE TRUNCATE triggers run before any row goes,
 		// the AFTER ones once all are gone, as in PostgreSQL.
 		fires := make([]*trigFire, len(ts))

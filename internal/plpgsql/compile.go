@@ -54,6 +54,11 @@ type Signature struct {
 	// Trigger says that the function returns trigger: it runs by
 	// CallTrigger, with NEW, OLD and the TG_* variables.
 	Trigger bool
+	// EventTrigger says that the function returns event_trigger (Trigger
+	// is set too): it returns nothing, as a void function.
+	EventTrigger bool
+	// Procedure says that the body is a procedure's.
+	Procedure bool
 }
 
 // Func is a compiled body. It is read-only once compiled, but for the
@@ -66,8 +71,12 @@ type Func struct {
 	body    *block
 	// types are the resolved types of declared variables, by datum.
 	types map[int]declType
-	// conflict is the body's #variable_conflict.
-	conflict sql.VarConflict
+	// conflict is the body's #variable_conflict, when conflictSet.
+	conflict    sql.VarConflict
+	conflictSet bool
+	// strictParams is the body's #print_strict_params: 1 on, -1 off, 0
+	// not given.
+	strictParams int
 	// lines are the statements' lines in the body, for errors' context.
 	lines map[stmt]int
 }
@@ -92,7 +101,8 @@ func Compile(src, body string, sig Signature) (*Func, error) {
 		return nil, pgerr.New(pgerr.Internal, "reading the PL/pgSQL tree: %v", err)
 	}
 	fn := obj(top[0], "PLpgSQL_function")
-	f := &Func{sig: sig, nparams: len(sig.Modes), types: map[int]declType{}, lines: map[stmt]int{}, conflict: variableConflict(body)}
+	f := &Func{sig: sig, nparams: len(sig.Modes), types: map[int]declType{}, lines: map[stmt]int{}, strictParams: strictParams(body)}
+	f.conflict, f.conflictSet = variableConflict(body)
 	for _, d := range list(fn, "datums") {
 		dt := readDatum(d)
 		if rel, ok := rowtypes[dt.name]; ok && dt.record {
@@ -144,24 +154,51 @@ func Compile(src, body string, sig Signature) (*Func, error) {
 	return f, nil
 }
 
-// directive is a compiler option at the start of a body
-// (#variable_conflict use_column), which the grammar's tree does not keep.
-var directive = regexp.MustCompile(`^(?:\s+|--[^\n]*(?:\n|$)|/\*(?s:.*?)\*/|#[a-zA-Z_]+[ \t]+[a-zA-Z_]+)*?#variable_conflict[ \t]+([a-zA-Z_]+)`)
+// directives are the compiler options at the start of a body
+// (#variable_conflict use_column, #print_strict_params on), which the
+// grammar's tree does not keep.
+var directives = regexp.MustCompile(`^(?:\s+|--[^\n]*(?:\n|$)|/\*(?s:.*?)\*/|#[a-zA-Z_]+[ \t]+[a-zA-Z_]+)*`)
+
+var directiveItem = regexp.MustCompile(`#([a-zA-Z_]+)[ \t]+([a-zA-Z_]+)`)
+
+// directive is the value of the compiler option name of a body, "" when
+// it has none.
+func directive(body, name string) string {
+	head := directives.FindString(body)
+	v := ""
+	for _, m := range directiveItem.FindAllStringSubmatch(head, -1) {
+		if strings.EqualFold(m[1], name) {
+			v = strings.ToLower(m[2])
+		}
+	}
+	return v
+}
 
 // variableConflict reads the #variable_conflict of a body: what a name
-// both a variable and a column in scope stands for.
-func variableConflict(body string) sql.VarConflict {
-	m := directive.FindStringSubmatch(body)
-	if m == nil {
-		return sql.VarConflictError
-	}
-	switch strings.ToLower(m[1]) {
+// both a variable and a column in scope stands for; set is false when
+// the body has none (the plpgsql.variable_conflict setting decides).
+func variableConflict(body string) (c sql.VarConflict, set bool) {
+	switch directive(body, "variable_conflict") {
 	case "use_variable":
-		return sql.VarConflictUseVariable
+		return sql.VarConflictUseVariable, true
 	case "use_column":
-		return sql.VarConflictUseColumn
+		return sql.VarConflictUseColumn, true
+	case "error":
+		return sql.VarConflictError, true
 	}
-	return sql.VarConflictError
+	return sql.VarConflictError, false
+}
+
+// strictParams reads the #print_strict_params of a body: 1 on, -1 off, 0
+// none (the plpgsql.print_strict_params setting decides).
+func strictParams(body string) int {
+	switch directive(body, "print_strict_params") {
+	case "on":
+		return 1
+	case "off":
+		return -1
+	}
+	return 0
 }
 
 // rowTypeDecl is a declaration of a variable of a table's row type.
@@ -251,6 +288,27 @@ func placeholders(format string) int {
 	return n
 }
 
+// returnValueError is PostgreSQL's compile error for RETURN with a value
+// in a body whose result it cannot be, nil when it can.
+func (sig Signature) returnValueError() error {
+	switch {
+	case sig.EventTrigger:
+		return pgerr.New(pgerr.DatatypeMismatch, "RETURN cannot have a parameter in function returning void")
+	case sig.Trigger:
+		return nil
+	case sig.Set:
+		return pgerr.New(pgerr.DatatypeMismatch, "RETURN cannot have a parameter in function returning set").
+			WithHint("Use RETURN NEXT or RETURN QUERY.")
+	case sig.Procedure && !strings.ContainsAny(sig.Modes, "ob"):
+		return pgerr.New(pgerr.SyntaxError, "RETURN cannot have a parameter in a procedure")
+	case sig.Out || sig.Procedure:
+		return pgerr.New(pgerr.DatatypeMismatch, "RETURN cannot have a parameter in function with OUT parameters")
+	case len(sig.Result) == 0:
+		return pgerr.New(pgerr.DatatypeMismatch, "RETURN cannot have a parameter in function returning void")
+	}
+	return nil
+}
+
 // compileError is a compile error of PostgreSQL's PL/pgSQL grammar.
 func compileError(msg string) error {
 	code := pgerr.SyntaxError
@@ -258,7 +316,8 @@ func compileError(msg string) error {
 	case strings.Contains(msg, "RETURN NEXT") || strings.Contains(msg, "RETURN QUERY") ||
 		strings.Contains(msg, "RETURN cannot have a parameter"):
 		code = pgerr.DatatypeMismatch
-	case strings.Contains(msg, "unrecognized exception condition"):
+	case strings.Contains(msg, "unrecognized exception condition"),
+		strings.HasPrefix(msg, "variable \"") && strings.HasSuffix(msg, "\" does not exist"): // ALIAS FOR an unknown name
 		code = pgerr.UndefinedObject
 	case strings.Contains(msg, "is declared CONSTANT"):
 		code = "22005"
@@ -463,7 +522,14 @@ func (c *compiler) stmt(v any) stmt {
 		if num(m, "lineno") == 0 {
 			return nil // the grammar's own, at the end of every body
 		}
-		return &returnStmt{e: expr(m, "expr")}
+		s := &returnStmt{e: expr(m, "expr")}
+		if c.err == nil && s.e != nil {
+			c.err = c.f.sig.returnValueError()
+		}
+		if c.err == nil && s.e == nil && c.f.sig.returnValueError() == nil && c.f.sig.Name != "" {
+			c.err = pgerr.New(pgerr.SyntaxError, "missing expression at or near \";\"")
+		}
+		return s
 	case "PLpgSQL_stmt_return_next":
 		s := &returnNext{e: expr(m, "expr")}
 		line := num(m, "lineno")
@@ -571,6 +637,10 @@ func (c *compiler) scope(body string) {
 	if ok && total == len(decls) {
 		for _, sec := range sections {
 			b := blocks[sec.block]
+			for _, a := range sec.aliases {
+				a.after += len(b.decls)
+				b.aliases = append(b.aliases, a)
+			}
 			b.decls, decls = append(b.decls, decls[:sec.count]...), decls[sec.count:]
 		}
 		return
@@ -594,13 +664,16 @@ type declSection struct {
 	// start and end are the section's text in the body: after DECLARE,
 	// up to BEGIN.
 	start, end int
+	// aliases are its ALIAS FOR declarations, which count for nothing
+	// in count (they have no datum).
+	aliases []alias
 }
 
 // declSections reads the DECLARE sections of a body's text, skipping
 // quoted text and comments; ok is false when the text is not as
 // expected.
 func declSections(body string) (out []declSection, ok bool) {
-	begins, open, depth := 0, -1, 0
+	begins, open, depth, declStart := 0, -1, 0, 0
 	for i := 0; i < len(body); i++ {
 		ch := body[i]
 		switch {
@@ -629,7 +702,13 @@ func declSections(body string) (out []declSection, ok bool) {
 		case ch == ')' || ch == ']':
 			depth--
 		case ch == ';' && open >= 0 && depth == 0:
-			out[open].count++
+			if a, ok := readAlias(body[declStart:i]); ok {
+				a.after = out[open].count
+				out[open].aliases = append(out[open].aliases, a)
+			} else {
+				out[open].count++
+			}
+			declStart = i + 1
 		case isWordStart(ch) && (i == 0 || !isWordChar(body[i-1])):
 			j := i
 			for j < len(body) && isWordChar(body[j]) {
@@ -640,6 +719,7 @@ func declSections(body string) (out []declSection, ok bool) {
 				if open < 0 {
 					out = append(out, declSection{block: begins, start: j})
 					open = len(out) - 1
+					declStart = j
 				}
 			case "begin":
 				if open >= 0 {

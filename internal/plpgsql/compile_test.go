@@ -1,6 +1,7 @@
 package plpgsql
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -116,7 +117,7 @@ func TestDeclSections(t *testing.T) {
 	  BEGIN NULL; END; END`
 	got, ok := declSections(body)
 	want := []declSection{{block: 0, count: 2, start: 13, end: 55}, {block: 1, count: 2, start: 90, end: 122}}
-	if !ok || len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+	if !ok || !reflect.DeepEqual(got, want) {
 		t.Errorf("declSections = %v, %v; want %v", got, ok, want)
 	}
 	if s := body[want[1].start:want[1].end]; s != " c int[] := ARRAY[1, 2]; d int; " {
@@ -142,5 +143,17 @@ func TestCompileWrappedScopes(t *testing.T) {
 			len(inner.decls) != 1 || f.datums[inner.decls[0]].name != "y" {
 			t.Errorf("%s: declarations %v %v %v", body, f.body.decls, outer.decls, inner.decls)
 		}
+	}
+}
+
+func TestDeclSectionsAliases(t *testing.T) {
+	body := `DECLARE a int; p ALIAS FOR $1; "Q" alias for outer.x; b int := p; BEGIN END`
+	got, ok := declSections(body)
+	if !ok || len(got) != 1 || got[0].count != 2 {
+		t.Fatalf("declSections = %v, %v", got, ok)
+	}
+	want := []alias{{after: 1, name: "p", target: "$1"}, {after: 1, name: "Q", label: "outer", target: "x"}}
+	if !reflect.DeepEqual(got[0].aliases, want) {
+		t.Errorf("aliases = %+v; want %+v", got[0].aliases, want)
 	}
 }

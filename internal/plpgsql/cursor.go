@@ -143,7 +143,7 @@ func (c *call) open(s *openStmt) error {
 	case s.query != nil:
 		res, scan, err = c.runScan(s.query)
 	case s.dyn != nil:
-		res, err = c.dynamic(s.dyn, s.params)
+		res, _, err = c.dynamic(s.dyn, s.params)
 	default:
 		decl := c.f.datums[s.curvar].cursor
 		if decl == nil {

@@ -10,7 +10,8 @@ import (
 // prep returns pe's SQL prepared in the current frame; the first run's
 // preparation serves every later one, whose frame holds the same names.
 func (c *call) prep(pe *pexpr) (*prepared, error) {
-	if pe.prep != nil {
+	conflict := c.conflict()
+	if pe.prep != nil && pe.prep.st.VarConflict == conflict {
 		return pe.prep, nil
 	}
 	text := pe.text
@@ -20,7 +21,7 @@ func (c *call) prep(pe *pexpr) (*prepared, error) {
 	case 3, 4, 5:
 		target, rhs := splitAssign(text)
 		if strings.ContainsRune(target, '[') {
-			p, err := prepareAssign(target, rhs, c.fr, c.f.conflict)
+			p, err := prepareAssign(target, rhs, c.fr, conflict)
 			if err != nil {
 				return nil, err
 			}
@@ -29,7 +30,7 @@ func (c *call) prep(pe *pexpr) (*prepared, error) {
 		}
 		text = "SELECT " + rhs
 	}
-	p, err := prepare(text, c.fr, c.f.conflict)
+	p, err := prepare(text, c.fr, conflict)
 	if err != nil {
 		return nil, err
 	}

@@ -138,6 +138,13 @@ type call struct {
 	// the loops' iterations between two looks at it (iterate).
 	intr  Interrupter
 	ticks uint32
+	// cur is the statement running, for the context lines of the calls
+	// it makes (GET DIAGNOSTICS PG_CONTEXT).
+	cur stmt
+	// conflictSetting is the plpgsql.variable_conflict setting, read
+	// once (conflictRead) when the body has no #variable_conflict.
+	conflictSetting sql.VarConflict
+	conflictRead    bool
 	// subtx counts the blocks with an EXCEPTION clause running
 	// (transaction.go).
 	subtx int
@@ -275,10 +282,12 @@ func (c *call) block(b *block) (control, error) {
 	saved := c.fr
 	c.fr = newFrame(saved, b.label)
 	defer func() { c.fr = saved }()
-	for _, dno := range b.decls {
+	c.bindAliases(b, 0)
+	for i, dno := range b.decls {
 		if err := c.declare(dno); err != nil {
 			return control{}, c.place(err, fmt.Sprintf(" line %d during statement block local variable initialization", c.f.datums[dno].line))
 		}
+		c.bindAliases(b, i+1)
 	}
 	var mark Mark
 	if len(b.handlers) > 0 {
@@ -493,12 +502,18 @@ func (c *call) typeOf(name string) (declType, error) {
 	if v := c.fr.find("", name); v != nil {
 		return declType{t: v.t, rec: v.isRec, cols: v.rowType, domain: v.domain}, nil
 	}
+	// PostgreSQL reads a name%TYPE it cannot resolve as a type name,
+	// which the % makes a syntax error.
+	bad := pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%%\"").WithContext("invalid type name \"" + name + "%TYPE\"")
 	i := strings.LastIndexByte(name, '.')
 	if i < 0 {
-		return declType{}, pgerr.New(pgerr.UndefinedObject, "type \"%s%%TYPE\" does not exist", name)
+		return declType{}, bad
 	}
 	res, err := c.runText("SELECT "+name[i+1:]+" FROM "+name[:i]+" LIMIT 0", nil, nil)
 	if err != nil {
+		if code := pgerr.Wrap(err).Code; code == pgerr.UndefinedColumn || code == pgerr.UndefinedTable {
+			return declType{}, bad
+		}
 		return declType{}, err
 	}
 	return declType{t: res.Cols[0].Type}, nil

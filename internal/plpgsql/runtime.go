@@ -78,3 +78,11 @@ type Result struct {
 	// (an INOUT or OUT parameter) is for; -1 for a default.
 	OutArgs []int
 }
+
+// Settings is a Runtime that reads the session's plpgsql.* settings
+// (plpgsql.check_asserts, plpgsql.print_strict_params,
+// plpgsql.variable_conflict); "" stands for one never set. Without it
+// each has PostgreSQL's default.
+type Settings interface {
+	PLSetting(name string) string
+}

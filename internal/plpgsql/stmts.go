@@ -3,6 +3,8 @@ package plpgsql
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -23,7 +25,10 @@ func (c *call) stmts(ss []stmt) (control, error) {
 // stmt runs a statement; its error, when no statement inside it placed
 // it, says where it arose (PL/pgSQL function f(integer) line 3 at RAISE).
 func (c *call) stmt(s stmt) (control, error) {
+	saved := c.cur
+	c.cur = s
 	ct, err := c.exec(s)
+	c.cur = saved
 	if err != nil && !c.placed {
 		err = c.place(err, fmt.Sprintf(" line %d at %s", c.f.lines[s], stmtKind(s)))
 	}
@@ -276,7 +281,7 @@ func (c *call) forQuery(s *forQuery) (control, error) {
 	var res *Result
 	var err error
 	if s.dyn {
-		res, err = c.dynamic(s.query, s.params)
+		res, _, err = c.dynamic(s.query, s.params)
 	} else {
 		res, err = c.run(s.query)
 	}
@@ -302,6 +307,39 @@ func (c *call) forQuery(s *forQuery) (control, error) {
 	return control{}, nil
 }
 
+// assignElement assigns an element of FOREACH's array, of type t, to
+// its target: a record variable takes a composite element whole, a list
+// of variables its fields in order (NULLs for a NULL element), another
+// variable the element (a sub-array under SLICE).
+func (c *call) assignElement(dno int, e value.Value, t value.Type, slice bool) error {
+	d := c.f.datums[dno]
+	if !slice && len(d.fields) > 0 && d.cursor == nil {
+		var fields []value.Value
+		if !e.IsNull() {
+			if e.Kind() != value.Record {
+				return pgerr.New(pgerr.DatatypeMismatch, "cannot assign non-composite value to a row variable")
+			}
+			fields = e.Fields()
+		}
+		for i, f := range d.fields {
+			v := value.Null
+			if i < len(fields) {
+				v = fields[i]
+			}
+			if err := c.assignDatum(f, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if !slice && d.field == "" {
+		if rv, err := c.variable(dno); err == nil && rv.isRec {
+			return c.setRecord(rv, e, t)
+		}
+	}
+	return c.assignDatum(dno, e)
+}
+
 func (c *call) foreach(s *foreach) (control, error) {
 	arr, t, err := c.scalar(s.e)
 	if err != nil {
@@ -323,7 +361,7 @@ func (c *call) foreach(s *foreach) (control, error) {
 	c.fr = newFrame(saved, s.label)
 	defer func() { c.fr = saved }()
 	for _, e := range items {
-		if err := c.assignDatum(s.target, e); err != nil {
+		if err := c.assignElement(s.target, e, t.ElemType(), s.slice > 0); err != nil {
 			return control{}, err
 		}
 		if stop, ct, err := c.iterate(s.label, s.body); stop {
@@ -391,17 +429,64 @@ func (c *call) into(t target, res *Result, row value.Row) error {
 
 // intoResult puts the one row of a statement's result into a target:
 // STRICT wants exactly one; a data change's RETURNING at most one.
-func (c *call) intoResult(t target, res *Result, strict, change bool) error {
+// params names the statement's parameters for the DETAIL of a STRICT
+// error under print_strict_params; dynamic says that the statement is
+// EXECUTE's, whose error has no HINT.
+func (c *call) intoResult(t target, res *Result, strict, change, dynamic bool, params func() string) error {
+	var err *pgerr.Error
 	switch n := len(res.Rows); {
 	case n == 0 && strict:
-		return pgerr.New("P0002", "query returned no rows")
+		err = pgerr.New("P0002", "query returned no rows")
 	case n > 1 && (strict || change):
-		return pgerr.New("P0003", "query returned more than one row").
-			WithHint("Make sure the query returns a single row, or use LIMIT 1.")
+		err = pgerr.New("P0003", "query returned more than one row")
+		if !dynamic {
+			err = err.WithHint("Make sure the query returns a single row, or use LIMIT 1.")
+		}
 	case n == 0:
 		return c.into(t, res, nil)
+	default:
+		return c.into(t, res, res.Rows[0])
 	}
-	return c.into(t, res, res.Rows[0])
+	if strict && c.printStrictParams() {
+		if p := params(); p != "" {
+			err = err.WithDetail("parameters: %s", p)
+		}
+	}
+	return err
+}
+
+// strictParams is the DETAIL's list of a STRICT statement's parameters,
+// name = 'value' (NULL unquoted), as PostgreSQL prints them.
+func strictParamList(names []string, vals []value.Value) string {
+	var b strings.Builder
+	for i, v := range vals {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(names[i] + " = ")
+		if v.IsNull() {
+			b.WriteString("NULL")
+			continue
+		}
+		b.WriteString("'" + strings.ReplaceAll(v.String(), "'", "''") + "'")
+	}
+	return b.String()
+}
+
+// staticParams lists the variables a statement reads, with their values.
+func (c *call) staticParams(p *prepared) string {
+	_, vals, err := c.params(p)
+	if err != nil {
+		return ""
+	}
+	names := make([]string, len(p.refs))
+	for i, r := range p.refs {
+		names[i] = r.name
+		if r.field != "" {
+			names[i] = r.name + "." + r.field
+		}
+	}
+	return strictParamList(names, vals)
 }
 
 func (c *call) execSQL(s *execSQL) error {
@@ -412,8 +497,13 @@ func (c *call) execSQL(s *execSQL) error {
 	if err != nil {
 		return err
 	}
-	c.rowCount = res.Count
 	p := s.sql.prep
+	if !s.into {
+		if err := noDestination(p.st, res); err != nil {
+			return err
+		}
+	}
+	c.rowCount = res.Count
 	if s.into && p.st.Node.GetSelectStmt() != nil {
 		// PostgreSQL stops a query INTO at the row it needs: the first,
 		// or the second that STRICT refuses.
@@ -424,7 +514,8 @@ func (c *call) execSQL(s *execSQL) error {
 		c.rowCount = min(c.rowCount, limit)
 	}
 	if s.into {
-		if err := c.intoResult(s.target, res, s.strict, p.st.Node.GetSelectStmt() == nil); err != nil {
+		params := func() string { return c.staticParams(p) }
+		if err := c.intoResult(s.target, res, s.strict, p.st.Node.GetSelectStmt() == nil, false, params); err != nil {
 			return err
 		}
 	}
@@ -432,47 +523,72 @@ func (c *call) execSQL(s *execSQL) error {
 	return nil
 }
 
+// noDestination is PostgreSQL's error for a statement of the body that
+// returned rows without INTO to put them in: a query, a data change's
+// RETURNING, a utility statement's rows (SHOW, EXPLAIN). CALL puts its
+// rows into its arguments.
+func noDestination(st *sql.Stmt, res *Result) error {
+	if st.Node.GetCallStmt() != nil {
+		return nil
+	}
+	if st.Node.GetSelectStmt() != nil {
+		return pgerr.New(pgerr.SyntaxError, "query has no destination for result data").
+			WithHint("If you want to discard the results of a SELECT, use PERFORM instead.")
+	}
+	if len(res.Cols) > 0 {
+		return pgerr.New(pgerr.SyntaxError, "query has no destination for result data")
+	}
+	return nil
+}
+
 // dynamic runs EXECUTE's query string with USING's values as $1…$n.
-func (c *call) dynamic(query *pexpr, params []*pexpr) (*Result, error) {
+func (c *call) dynamic(query *pexpr, params []*pexpr) (*Result, []value.Value, error) {
 	q, ok, err := c.text(query)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !ok {
-		return nil, pgerr.New("22004", "query string argument of EXECUTE is null")
+		return nil, nil, pgerr.New("22004", "query string argument of EXECUTE is null")
 	}
 	types := make([]value.Type, len(params))
 	args := make([]value.Value, len(params))
 	for i, p := range params {
 		if args[i], types[i], err = c.scalar(p); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	st, err := sql.Parse(q)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if st == nil || st.Node == nil {
-		return nil, pgerr.New(pgerr.SyntaxError, "cannot execute an empty query string")
+		return nil, nil, pgerr.New(pgerr.SyntaxError, "cannot execute an empty query string")
 	}
 	res, err := c.rt.Run(st, types, args, false)
 	if err != nil {
-		return nil, statementContext(err, q)
+		return nil, nil, statementContext(err, q)
 	}
-	return res, nil
+	return res, args, nil
 }
 
 func (c *call) dynExecute(s *dynExecute) error {
 	if s.final {
 		defer c.finalRun()()
 	}
-	res, err := c.dynamic(s.query, s.params)
+	res, args, err := c.dynamic(s.query, s.params)
 	if err != nil {
 		return err
 	}
 	c.rowCount = res.Count
 	if s.into {
-		return c.intoResult(s.target, res, s.strict, false)
+		params := func() string {
+			names := make([]string, len(args))
+			for i := range args {
+				names[i] = "$" + strconv.Itoa(i+1)
+			}
+			return strictParamList(names, args)
+		}
+		return c.intoResult(s.target, res, s.strict, false, true, params)
 	}
 	return nil
 }
@@ -645,7 +761,7 @@ func (c *call) returnQuery(s *returnQuery) error {
 	var res *Result
 	var err error
 	if s.dyn != nil {
-		res, err = c.dynamic(s.dyn, s.params)
+		res, _, err = c.dynamic(s.dyn, s.params)
 	} else {
 		res, err = c.run(s.query)
 	}
@@ -689,7 +805,7 @@ func (c *call) getDiag(s *getDiag) error {
 		case "PG_EXCEPTION_CONTEXT":
 			v = value.NewText(value.Text, caught.Context)
 		case "PG_CONTEXT":
-			v = value.NewText(value.Text, fmt.Sprintf("PL/pgSQL function %s line %d at %s", c.f.signatureText(), c.f.lines[s], stmtKind(s)))
+			v = value.NewText(value.Text, c.pgContext(s))
 		case "COLUMN_NAME":
 			v = value.NewText(value.Text, caught.Column)
 		case "CONSTRAINT_NAME":

@@ -39,6 +39,7 @@ type (
 		label    string
 		line     int
 		decls    []int // the datums the block declares
+		aliases  []alias
 		body     []stmt
 		handlers []handler
 	}
