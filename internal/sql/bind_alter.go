@@ -75,6 +75,15 @@ type AlterTable struct {
 	// PostgreSQL's recursion gives every partition the table's new
 	// default, replacing its own, even when the table's is unchanged.
 	DefaultsSet []string
+	// IdentityOpts are the sequence options ALTER COLUMN … SET sets of
+	// identity columns, which the engine applies to their sequences.
+	IdentityOpts []IdentityOpts
+}
+
+// IdentityOpts are the options of the sequence of identity column Col.
+type IdentityOpts struct {
+	Col  string
+	Opts SeqOptions
 }
 
 func (*AlterTable) bound() {}
@@ -270,6 +279,9 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		return err
 	}
 	if done, err := b.columnAttrsCmd(w, at, cmd); done || err != nil {
+		return err
+	}
+	if done, err := b.alterIdentity(w, at, cmd); done || err != nil {
 		return err
 	}
 	switch cmd.Subtype {
