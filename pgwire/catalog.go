@@ -322,10 +322,13 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		var rows [][]*string
 		if name, ok := c.relByOID(m[1]); ok {
 			d, _ := c.sess.Describe(name)
-			// Defaults and identity as the engine's catalogs print them.
+			// Defaults, identity and collations other than the type's
+			// as the engine's catalogs print them.
 			defaults := map[string][]*string{}
 			for _, r := range c.nativeRows(`SELECT a.attname, (SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid, true) FROM pg_catalog.pg_attrdef d
-				WHERE d.adrelid = a.attrelid AND d.adnum = a.attnum AND a.atthasdef), a.attidentity
+				WHERE d.adrelid = a.attrelid AND d.adnum = a.attnum AND a.atthasdef), a.attidentity,
+				(SELECT c.collname FROM pg_catalog.pg_collation c, pg_catalog.pg_type t
+				WHERE c.oid = a.attcollation AND t.oid = a.atttypid AND a.attcollation <> t.typcollation)
 				FROM pg_catalog.pg_attribute a WHERE a.attrelid = '` + m[1] + `' AND a.attnum > 0`) {
 				defaults[*r[0]] = r[1:]
 			}
@@ -336,7 +339,7 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 				}
 				row := []*string{s(col.Name), s(typ), nil, tf(col.NotNull), nil, s(""), s("")}
 				if def, ok := defaults[col.Name]; ok {
-					row[2], row[5] = def[0], def[1]
+					row[2], row[5], row[4] = def[0], def[1], def[2]
 				}
 				if col.Generated != "" {
 					// psql writes "generated always as (…) stored" around it.

@@ -9,13 +9,18 @@ import (
 // ownedAlter is what ALTER TABLE does to the sequences the table's serial
 // and identity columns own, as in PostgreSQL: a sequence follows its
 // column when the table or the column is renamed (its own name stays),
-// goes with a dropped column, and is created for a column added, before
-// the table's rows take their values from it.
+// goes with a dropped column or identity, and is created for a column
+// added or made an identity column, before the table's rows take their
+// values from it.
 type ownedAlter struct {
 	moved []*sequence
 	was   [][2]string // each moved sequence's owner before
 	made  []string    // sequences created for columns added
 	gone  []string    // sequences of the columns dropped
+	// altered are the identity sequences whose options the ALTER sets
+	// (ALTER COLUMN … SET option), with their new states, recorded by
+	// done.
+	altered, next []*sequence
 }
 
 // alterOwned moves, in memory, the owners of t's sequences to the
@@ -35,7 +40,9 @@ func (e *Engine) alterOwned(t *table, a *sql.AlterTable) (*ownedAlter, error) {
 				to = [2]string{a.New.Name, a.New.Cols[i].Name}
 			}
 		}
-		if to[0] == "" {
+		if to[0] == "" || q.identity && !identityOf(a.New, to[1]) {
+			// Its column dropped, or no longer an identity column
+			// (DROP IDENTITY).
 			o.gone = append(o.gone, q.name)
 			continue
 		}
@@ -45,6 +52,21 @@ func (e *Engine) alterOwned(t *table, a *sql.AlterTable) (*ownedAlter, error) {
 		}
 	}
 	sort.Strings(o.gone)
+	for _, ia := range a.IdentityOpts {
+		// Checked before the table changes, recorded after.
+		for _, q := range e.seqs {
+			if q.identity && q.owner == [2]string{a.New.Name, ia.Col} {
+				q.mu.Lock()
+				next, err := q.altered(&ia.Opts)
+				q.mu.Unlock()
+				if err != nil {
+					o.undo(e)
+					return nil, err
+				}
+				o.altered, o.next = append(o.altered, q), append(o.next, next)
+			}
+		}
+	}
 	made, err := e.createOwnedSequences(a.New)
 	if err != nil {
 		o.undo(e)
@@ -70,5 +92,23 @@ func (o *ownedAlter) done(e *Engine) error {
 			return err
 		}
 	}
+	for i, q := range o.altered {
+		if err := e.saveSequence(o.next[i]); err != nil {
+			return err
+		}
+		q.mu.Lock()
+		q.take(o.next[i])
+		q.mu.Unlock()
+	}
 	return e.forgetSequences(o.gone)
+}
+
+// identityOf reports whether column col of ct is an identity column.
+func identityOf(ct *sql.CreateTable, col string) bool {
+	for _, c := range ct.Cols {
+		if c.Name == col {
+			return c.Identity != 0
+		}
+	}
+	return false
 }

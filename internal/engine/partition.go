@@ -709,6 +709,9 @@ func (e *Engine) detachPartition(d *sql.DetachPartition) (Result, error) {
 	if !ok {
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q is not a partition of relation %q", d.Name, d.Parent)
 	}
+	if kids, _, _ := e.partitionsOf(p.parent); d.Concurrent && kids != nil && defaultPartition(*kids) != nil {
+		return Result{}, pgerr.New(pgerr.ObjectNotInPrereqState, "cannot detach partitions concurrently when a default partition exists")
+	}
 	if deps := e.dependentsIndex()[d.Name]; len(deps) > 0 {
 		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot detach partition %q while %s %s reads it", d.Name, e.kindName(deps[0]), deps[0]).
 			WithHint("drop the views that read the partition, detach it, then create them again over the table")

@@ -511,9 +511,8 @@ func (e *Engine) alterSequence(as *sql.AlterSequence) (Result, error) {
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	next := &sequence{name: q.name, typ: q.typ, inc: q.inc, min: q.min, max: q.max, start: q.start, cache: q.cache,
-		cycle: q.cycle, last: q.last, called: q.called, owner: q.owner, identity: q.identity}
-	if err := next.apply(&as.Opts, false); err != nil {
+	next, err := q.altered(&as.Opts)
+	if err != nil {
 		return Result{}, err
 	}
 	if err := e.setOwner(next, &as.Opts); err != nil {
@@ -522,10 +521,27 @@ func (e *Engine) alterSequence(as *sql.AlterSequence) (Result, error) {
 	if err := e.saveSequence(next); err != nil {
 		return Result{}, err
 	}
+	q.take(next)
+	return Result{Tag: "ALTER SEQUENCE"}, nil
+}
+
+// altered returns a copy of q with the options of an ALTER SEQUENCE
+// applied (q's lock held).
+func (q *sequence) altered(opts *sql.SeqOptions) (*sequence, error) {
+	next := &sequence{name: q.name, typ: q.typ, inc: q.inc, min: q.min, max: q.max, start: q.start, cache: q.cache,
+		cycle: q.cycle, last: q.last, called: q.called, owner: q.owner, identity: q.identity}
+	if err := next.apply(opts, false); err != nil {
+		return nil, err
+	}
+	return next, nil
+}
+
+// take gives q the state of next, an altered copy once it is recorded
+// (q's lock held).
+func (q *sequence) take(next *sequence) {
 	q.typ, q.inc, q.min, q.max, q.start, q.cache, q.cycle = next.typ, next.inc, next.min, next.max, next.start, next.cache, next.cycle
 	q.last, q.called, q.owner, q.left = next.last, next.called, next.owner, 0
 	q.logCnt, q.cached = 0, 0 // PostgreSQL writes the sequence anew
-	return Result{Tag: "ALTER SEQUENCE"}, nil
 }
 
 // seqUsers returns, for the sequence name, the columns whose DEFAULT

@@ -661,6 +661,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.AlterPartition:
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterPartitionOwn(b) })
 	case *sql.DetachPartition:
+		if b.Concurrent && s.block {
+			return Result{}, pgerr.New(pgerr.ActiveTransaction, "ALTER TABLE ... DETACH CONCURRENTLY cannot run inside a transaction block")
+		}
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.detachPartition(b) })
 	case *sql.AlterViewDefault:
 		return s.ddl("ALTER VIEW", func() (Result, error) { return e.alterViewDefault(b, rec.text) })

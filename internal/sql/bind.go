@@ -173,6 +173,9 @@ func Bind(cat Catalog, s *Stmt) (Bound, error) {
 	if err := b.checkTablespaces(s.Node); err != nil {
 		return nil, err
 	}
+	if m := s.Node.GetAlterTableMoveAllStmt(); m != nil {
+		return bindMoveAll(m)
+	}
 	rewriteQuantified(cat, s.SQL, s.Node)
 	markUserAggregates(cat, s.Node)
 	return b.bindStmt(s.Node)

@@ -75,6 +75,15 @@ type AlterTable struct {
 	// PostgreSQL's recursion gives every partition the table's new
 	// default, replacing its own, even when the table's is unchanged.
 	DefaultsSet []string
+	// IdentityOpts are the sequence options ALTER COLUMN … SET sets of
+	// identity columns, which the engine applies to their sequences.
+	IdentityOpts []IdentityOpts
+}
+
+// IdentityOpts are the options of the sequence of identity column Col.
+type IdentityOpts struct {
+	Col  string
+	Opts SeqOptions
 }
 
 func (*AlterTable) bound() {}
@@ -99,6 +108,9 @@ type alterWork struct {
 	retyped      map[int]bool
 	// made is the table's Relation.MadeConstraint.
 	made func(string) bool
+	// added are the columns the statement adds whose default a SET
+	// DEFAULT changes, as ADD COLUMN wrote them (bind_alter_add_default.go).
+	added map[string]*pg_query.ColumnDef
 }
 
 func (w *alterWork) cols() []*pg_query.ColumnDef {
@@ -269,6 +281,9 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 	if done, err := b.columnAttrsCmd(w, at, cmd); done || err != nil {
 		return err
 	}
+	if done, err := b.alterIdentity(w, at, cmd); done || err != nil {
+		return err
+	}
 	switch cmd.Subtype {
 	case pg_query.AlterTableType_AT_AddColumn:
 		cd := cmd.Def.GetColumnDef()
@@ -319,6 +334,11 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 				if cmd.Def == nil {
 					err = err.WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.")
 				}
+				return err
+			}
+		}
+		if _, i := w.col(cmd.Name); kind == pg_query.ConstrType_CONSTR_DEFAULT {
+			if err := w.addedColumnDefault(cmd, cd, i); err != nil {
 				return err
 			}
 		}
@@ -374,6 +394,8 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 	case pg_query.AlterTableType_AT_ClusterOn, pg_query.AlterTableType_AT_DropCluster:
 		name := cmd.Name // "" for SET WITHOUT CLUSTER
 		at.Cluster = &name
+	case pg_query.AlterTableType_AT_SetTableSpace:
+		return nil // pg_default (checkTablespaces), where the table is
 	case pg_query.AlterTableType_AT_SetAccessMethod:
 		return tableAccessMethod(cmd.Name) // heap, the table's: PostgreSQL rewrites nothing
 	case pg_query.AlterTableType_AT_SetLogged, pg_query.AlterTableType_AT_SetUnLogged:
@@ -383,6 +405,8 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		w.replicaIdentityCmd(at, cmd)
 	case pg_query.AlterTableType_AT_ValidateConstraint:
 		return w.validateConstraint(cmd.Name)
+	case pg_query.AlterTableType_AT_AlterConstraint:
+		return w.alterConstraint(cmd)
 	case pg_query.AlterTableType_AT_DropConstraint:
 		n := len(w.cs.TableElts)
 		w.cs.TableElts = slices.DeleteFunc(w.cs.TableElts, func(el *pg_query.Node) bool {
@@ -561,6 +585,11 @@ func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
 			// A default that calls a sequence (a serial column) runs in
 			// the statement as INSERT's would.
 			at.Fill[i] = c.DefaultExpr()
+			if e, ok, err := w.addedFill(b, c.Name); err != nil {
+				return nil, err
+			} else if ok {
+				at.Fill[i] = e
+			}
 			if sc, ok := b.cat.(StatementClocker); ok {
 				at.Fill[i] = expr.WithClock(at.Fill[i], sc.StatementClock())
 			}

@@ -13,6 +13,7 @@ const (
 	likeConstraints = 1 << 2
 	likeDefaults    = 1 << 3
 	likeGenerated   = 1 << 4 // INCLUDING GENERATED: a generated column's expression
+	likeIdentity    = 1 << 5 // INCLUDING IDENTITY: a new sequence, of the default options
 	likeIndexes     = 1 << 6
 )
 
@@ -45,6 +46,13 @@ func (b *binder) likeElements(lc *pg_query.TableLikeClause) ([]*pg_query.ColumnD
 		cd := &pg_query.ColumnDef{Colname: c.Name, TypeName: tn, Location: rv.Location}
 		if d := rel.Def; d != nil {
 			likeColumnAttrs(lc, &d.Cols[i], cd)
+			if coll := d.Cols[i].Collation; coll != "" {
+				// Always copied, as the type is.
+				cd.CollClause = &pg_query.CollateClause{Collname: []*pg_query.Node{{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: coll}}}}, Location: -1}
+			}
+			if id := d.Cols[i].Identity; id != 0 && lc.Options&likeIdentity != 0 {
+				cons = append(cons, &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_IDENTITY, GeneratedWhen: string(id), Keys: []*pg_query.Node{key(i)}, Location: rv.Location})
+			}
 			cd.IsNotNull = d.Cols[i].NotNull
 			text := d.Cols[i].DefaultSQL
 			if seq := d.Cols[i].OwnedSequence(); seq != "" && d.Cols[i].Identity == 0 {

@@ -11,10 +11,13 @@ import (
 // Maintenance is VACUUM, ANALYZE, CHECKPOINT or DISCARD. The engine keeps
 // no dead rows, no planner statistics and no plan cache, and commits are
 // durable when acknowledged, so the first three have nothing to do once
-// their tables are checked; DISCARD resets the session's state.
+// their tables are checked; DISCARD resets the session's state. ALTER …
+// ALL IN TABLESPACE pg_default SET TABLESPACE pg_default, which moves
+// nothing, is one too (bindMoveAll).
 type Maintenance struct {
 	// Tag is the command tag: VACUUM, ANALYZE, CHECKPOINT, DISCARD ALL,
-	// DISCARD PLANS, DISCARD SEQUENCES or DISCARD TEMP.
+	// DISCARD PLANS, DISCARD SEQUENCES, DISCARD TEMP, or ALTER TABLE,
+	// INDEX or MATERIALIZED VIEW.
 	Tag string
 	// NoBlock: refused inside a transaction block (VACUUM, DISCARD ALL).
 	NoBlock bool

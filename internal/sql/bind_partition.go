@@ -379,6 +379,10 @@ type AttachPartition struct {
 type DetachPartition struct {
 	Parent, Name string
 	Table        *CreateTable
+	// Concurrent is DETACH … CONCURRENTLY, which here detaches at once
+	// as the plain form does, outside a transaction block (25001) and
+	// without a default partition beside it (55000), as in PostgreSQL.
+	Concurrent bool
 }
 
 func (*AttachPartition) bound() {}
@@ -406,17 +410,20 @@ func (b *binder) bindAttachDetach(as *pg_query.AlterTableStmt) (Bound, error) {
 		if parent.Kind != KindTable || parent.Def == nil || parent.Def.PartitionBy == nil {
 			return nil, pgerr.New(pgerr.InvalidObjectDef, "table %q is not partitioned", rv.Relname)
 		}
-		if pc.Concurrent || cmd.GetSubtype() == pg_query.AlterTableType_AT_DetachPartitionFinalize {
-			return nil, b.refuse(rv.Location, "DETACH PARTITION … CONCURRENTLY and FINALIZE are not supported")
-		}
 		name := pc.Name.Relname
 		rel, ok := b.cat.Relation(name)
 		if !ok {
 			return nil, b.stmt.errf(pc.Name.Location, pgerr.UndefinedTable, "relation %q does not exist", name)
 		}
-		if cmd.GetSubtype() == pg_query.AlterTableType_AT_DetachPartition {
+		if sub := cmd.GetSubtype(); sub == pg_query.AlterTableType_AT_DetachPartition || sub == pg_query.AlterTableType_AT_DetachPartitionFinalize {
 			if rel.Partition == nil || rel.Def.PartitionOf.Parent != parent.Name {
 				return nil, pgerr.New(pgerr.UndefinedTable, "relation %q is not a partition of relation %q", name, parent.Name)
+			}
+			if sub == pg_query.AlterTableType_AT_DetachPartitionFinalize {
+				// A concurrent detach here completes at once: none is
+				// ever pending.
+				return nil, pgerr.New(pgerr.ObjectNotInPrereqState, "cannot complete detaching partition %q", name).
+					WithDetail("There's no pending concurrent detach.")
 			}
 			if rel.Partition.Partitioned {
 				return nil, b.refuse(rv.Location, "DETACH PARTITION of a partitioned partition is not supported")
@@ -429,7 +436,7 @@ func (b *binder) bindAttachDetach(as *pg_query.AlterTableStmt) (Bound, error) {
 			// partition does.
 			t.Sequences, t.ForeignKeys = nil, slices.Clone(root.Def.ForeignKeys)
 			t.Cols, t.Checks = slices.Clone(rel.Def.Cols), slices.Concat(root.Def.Checks, rel.Def.Checks)
-			return &DetachPartition{Parent: parent.Name, Name: name, Table: &t}, nil
+			return &DetachPartition{Parent: parent.Name, Name: name, Table: &t, Concurrent: pc.Concurrent}, nil
 		}
 		if err := b.attachable(rel, parent); err != nil {
 			return nil, err

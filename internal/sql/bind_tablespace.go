@@ -25,7 +25,9 @@ func init() {
 // tablespace is pg_default, which the TABLESPACE clauses of CREATE TABLE,
 // CREATE INDEX, CREATE TABLE AS, a constraint's USING INDEX TABLESPACE and
 // ALTER … SET TABLESPACE may name (another name is 42704, pg_global
-// 22023, as PostgreSQL has them); CREATE, ALTER and DROP TABLESPACE are
+// 22023, as PostgreSQL has them), and ALTER … ALL IN TABLESPACE
+// pg_default SET TABLESPACE pg_default moves nothing; CREATE, ALTER and
+// DROP TABLESPACE are
 // refused, as are CREATE COLLATION (the collations are C, POSIX and
 // default), CREATE CONVERSION (client and server speak UTF8) and event
 // triggers.
@@ -71,7 +73,7 @@ func refuseObjectKinds(n *pg_query.Node) (ok bool, err error) {
 		return refuse("CREATE TABLESPACE is not supported", spaceHint)
 	case n.GetDropTableSpaceStmt() != nil:
 		return refuse("DROP TABLESPACE is not supported", spaceHint)
-	case n.GetAlterTableSpaceOptionsStmt() != nil, n.GetAlterTableMoveAllStmt() != nil,
+	case n.GetAlterTableSpaceOptionsStmt() != nil,
 		n.GetRenameStmt() != nil && n.GetRenameStmt().RenameType == pg_query.ObjectType_OBJECT_TABLESPACE:
 		return refuse("ALTER TABLESPACE is not supported", spaceHint)
 	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg_query.ObjectType_OBJECT_COLLATION:
@@ -84,4 +86,26 @@ func refuseObjectKinds(n *pg_query.Node) (ok bool, err error) {
 			"follow a view's changes with SUBSCRIBE v, or COPY (SUBSCRIBE v) TO STDOUT through deltaview serve")
 	}
 	return false, nil
+}
+
+// bindMoveAll binds ALTER TABLE | INDEX | MATERIALIZED VIEW ALL IN
+// TABLESPACE a [OWNED BY …] SET TABLESPACE b: with both pg_default
+// nothing moves, which the engine runs as a statement with nothing to
+// do.
+func bindMoveAll(m *pg_query.AlterTableMoveAllStmt) (Bound, error) {
+	for _, name := range []string{m.OrigTablespacename, m.NewTablespacename} {
+		switch name {
+		case "pg_default":
+		case "pg_global":
+			return nil, pgerr.New(pgerr.InvalidParameter, "cannot move relations in to or out of pg_global tablespace")
+		default:
+			return nil, pgerr.New(pgerr.UndefinedObject, "tablespace %q does not exist", name)
+		}
+	}
+	tag := map[pg_query.ObjectType]string{pg_query.ObjectType_OBJECT_INDEX: "ALTER INDEX",
+		pg_query.ObjectType_OBJECT_MATVIEW: "ALTER MATERIALIZED VIEW"}[m.Objtype]
+	if tag == "" {
+		tag = "ALTER TABLE"
+	}
+	return &Maintenance{Tag: tag}, nil
 }

@@ -61,10 +61,11 @@ func (ct *CreateTable) SQL() string {
 		} else {
 			b.WriteString(c.Type.String())
 		}
+		// STORAGE and COMPRESSION come before COLLATE in the grammar.
+		b.WriteString(c.columnAttrsSQL())
 		if c.Collation != "" {
 			b.WriteString(" COLLATE " + QuoteIdent(c.Collation))
 		}
-		b.WriteString(c.columnAttrsSQL())
 		if c.NotNull { // a key's columns too: they stay NOT NULL when it is dropped, as in PostgreSQL
 			b.WriteString(" NOT NULL")
 		}
