@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -81,7 +82,10 @@ func (e *Engine) grantBy(g *sql.Grant, user string) (Result, error) {
 		}
 	}
 	if e.store != nil {
-		if err := e.store.SaveGrants(after); err != nil {
+		// A session's temporary relation's privileges go with it: the
+		// store never hears of it.
+		kept := slices.DeleteFunc(slices.Clone(after), func(a StoredGrant) bool { return isTemp(a.Relation) })
+		if err := e.store.SaveGrants(kept); err != nil {
 			return Result{}, err
 		}
 	}
