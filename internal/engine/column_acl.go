@@ -1,11 +1,13 @@
 package engine
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 )
 
@@ -27,21 +29,16 @@ const KindColumnGrants RelKind = "column privileges"
 
 func colGrantsStoreName(key string) string { return "column privileges of " + key }
 
-// colACL is one relation's column privileges: column name → grantees.
-type colACL map[string][]colItem
-
-// colItem is what one role (PUBLIC: "") holds on a column.
-type colItem struct {
-	role  string
-	privs sql.Privilege
-}
+// colACL is one relation's column privileges: column name → its ACL
+// items, one per (grantee, grantor), as acl_items.go keeps a relation's.
+type colACL map[string][]aclItem
 
 // held is what role holds on col through the grants to it, to PUBLIC
-// and to the roles in held.
+// and to the roles in held, from every grantor.
 func (a colACL) held(col string, held []string) sql.Privilege {
 	var p sql.Privilege
 	for _, it := range a[col] {
-		if it.role == "" || slices.Contains(held, it.role) {
+		if it.grantee == "" || slices.Contains(held, it.grantee) {
 			p |= it.privs
 		}
 	}
@@ -51,64 +48,166 @@ func (a colACL) held(col string, held []string) sql.Privilege {
 // heldByAny reports whether role holds a privilege on any column.
 func (a colACL) heldByAny(role string) bool {
 	for _, items := range a {
-		if slices.ContainsFunc(items, func(it colItem) bool { return it.role == role }) {
+		if slices.ContainsFunc(items, func(it aclItem) bool { return it.grantee == role }) {
 			return true
 		}
 	}
 	return false
 }
 
-// grantColumns applies g's column privileges and, for a REVOKE, takes
-// the privileges it revokes on the table from every column too, as
-// PostgreSQL's REVOKE on a table does.
+// namesRole reports whether role is a grantee or a grantor of an item.
+func (a colACL) namesRole(role string) bool {
+	for _, items := range a {
+		if slices.ContainsFunc(items, func(it aclItem) bool { return it.grantee == role || it.grantor == role }) {
+			return true
+		}
+	}
+	return false
+}
+
+// grantColumns applies g's column privileges on each of its relations as
+// the owner (a superuser's statement), and, for a REVOKE, takes the
+// privileges it revokes on the table from every column too.
 func (e *Engine) grantColumns(g *sql.Grant) error {
 	for _, rel := range g.Relations {
-		old := e.colGrants[rel]
-		if len(g.Columns) == 0 && (len(old) == 0 || !g.Revoke) {
-			continue
-		}
-		next := colACL{}
-		for col, items := range old {
-			next[col] = items
-		}
-		change := func(col string, privs sql.Privilege) {
-			items := slices.Clone(next[col])
-			for _, role := range g.Roles {
-				at := slices.IndexFunc(items, func(it colItem) bool { return it.role == role })
-				switch {
-				case g.Revoke && at >= 0:
-					if items[at].privs = applyGrant(g, items[at].privs, privs); items[at].privs == 0 {
-						items = slices.Delete(items, at, at+1)
-					}
-				case !g.Revoke && at >= 0:
-					items[at].privs = applyGrant(g, items[at].privs, privs)
-				case !g.Revoke:
-					items = append(items, colItem{role: role, privs: applyGrant(g, 0, privs)})
-				}
-			}
-			if len(items) == 0 {
-				delete(next, col)
-			} else {
-				next[col] = items
-			}
-		}
-		for _, c := range g.Columns {
-			change(c.Name, c.Privs)
-		}
-		strip := g.Privs & sql.PrivColumn
-		if g.All {
-			strip = sql.PrivColumn
-		}
-		if g.Revoke && strip != 0 {
-			for _, col := range sortedKeys(old) {
-				change(col, strip)
-			}
-		}
-		if err := e.setColumnGrants(rel, next); err != nil {
+		next, changed, err := e.grantColumnsOf(g, rel, SuperuserName, e.relItems(rel), func(string) {})
+		if err != nil {
 			return err
+		}
+		if changed {
+			if err := e.setColumnGrants(rel, next); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// grantColumnsOf is the column part of PostgreSQL's ExecGrant_Relation
+// for rel, by user: the columns g names with their privileges and, for a
+// REVOKE of privileges columns also have, every column (system columns
+// first, but a view's, which has none) with those. Each column changes as
+// ExecGrant_Attribute changes it: its grantor is the best one over the
+// table's ACL before the statement (relACL) and the column's together,
+// what it may give is restricted to the options it holds, with a
+// WARNING naming the column, and the column's ACL changes item by item.
+// It returns rel's column ACL after g, and whether g changed it.
+func (e *Engine) grantColumnsOf(g *sql.Grant, rel, user string, relACL []aclItem, warn func(string)) (colACL, bool, error) {
+	old := e.colGrants[rel]
+	var order []string
+	privs := map[string]sql.Privilege{}
+	add := func(col string, p sql.Privilege) {
+		if _, ok := privs[col]; !ok {
+			order = append(order, col)
+		}
+		privs[col] |= p
+	}
+	strip := g.Privs & sql.PrivColumn
+	if g.All {
+		strip = sql.PrivColumn
+	}
+	if g.Revoke && strip != 0 {
+		if kind, _ := e.kindOf(rel); kind != sql.DropView {
+			for _, c := range systemColumnsByNumber {
+				add(c, strip)
+			}
+		}
+		if r, ok := e.Relation(rel); ok {
+			for _, c := range r.Cols {
+				add(c.Name, strip)
+			}
+		}
+		for _, col := range sortedKeys(old) {
+			add(col, strip)
+		}
+	}
+	for _, c := range g.Columns {
+		add(c.Name, c.Privs)
+	}
+	if len(order) == 0 {
+		return nil, false, nil
+	}
+	owner := e.relOwner(rel)
+	if r, ok := e.Relation(rel); ok {
+		// ExecGrant_Relation runs its columns in their number's order.
+		num := map[string]int{}
+		for i, c := range systemColumnsByNumber {
+			num[c] = i - len(systemColumnsByNumber)
+		}
+		for i, c := range r.Cols {
+			num[c.Name] = i + 1
+		}
+		slices.SortStableFunc(order, func(a, b string) int { return num[a] - num[b] })
+	}
+	next := colACL{}
+	maps.Copy(next, old)
+	changed := false
+	for _, col := range order {
+		p := privs[col]
+		items := old[col]
+		if g.Grantor != "" && !g.Revoke {
+			// A store's statement: the item as it was recorded.
+			for _, r := range g.Roles {
+				items = withItem(items, r, g.Grantor, applyGrant(g, 0, p))
+			}
+			next[col], changed = items, true
+			continue
+		}
+		grantor, avail := e.bestGrantor(user, p, append(slices.Clip(relACL), items...), owner)
+		p, w, err := e.restrictColumnGrant(g.Revoke, p, col, rel, grantor, avail, owner, relACL, items)
+		if err != nil {
+			return nil, false, err
+		}
+		warn(w)
+		if slices.Contains(systemColumnsByNumber, col) {
+			continue // no grant here names one
+		}
+		now, err := e.mergeGrant(items, g.Revoke, g.Option, g.Cascade, g.Roles, p, grantor, owner)
+		if err != nil {
+			return nil, false, err
+		}
+		if slices.Equal(now, items) {
+			continue
+		}
+		changed = true
+		if len(now) == 0 {
+			delete(next, col)
+		} else {
+			next[col] = now
+		}
+	}
+	return next, changed, nil
+}
+
+// systemColumnsByNumber are a table's system columns by their attnum,
+// lowest first.
+var systemColumnsByNumber = []string{"tableoid", "cmax", "xmax", "cmin", "xmin", "ctid"}
+
+// restrictColumnGrant is PostgreSQL's restrict_and_check_grant for column
+// col of rel: the privileges of privs grantor may give or take, those it
+// holds the grant option of (avail), with a WARNING when that is not all
+// of them; a grantor holding no column privilege on the table or the
+// column at all gets 42501.
+func (e *Engine) restrictColumnGrant(revoke bool, privs sql.Privilege, col, rel, grantor string, avail sql.Privilege, owner string, relACL, items []aclItem) (sql.Privilege, string, error) {
+	name := e.bareName(rel)
+	whole := sql.PrivColumn | sql.OptionsOf(sql.PrivColumn)
+	if avail == 0 && !e.hasPrivsOf(grantor, owner) && e.aclMask(relACL, grantor, owner, whole) == 0 && e.aclMask(items, grantor, owner, whole) == 0 {
+		return 0, "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied for column %q of relation %q", col, name)
+	}
+	this := privs & avail.Options()
+	all := privs == sql.PrivColumn
+	what := fmt.Sprintf("column %q of relation %q", col, name)
+	switch {
+	case this == 0 && revoke:
+		return 0, "no privileges could be revoked for " + what, nil
+	case this == 0:
+		return 0, "no privileges were granted for " + what, nil
+	case !all && this != privs && revoke:
+		return this, "not all privileges could be revoked for " + what, nil
+	case !all && this != privs:
+		return this, "not all privileges were granted for " + what, nil
+	}
+	return this, "", nil
 }
 
 // setColumnGrants makes a the column privileges of the relation keyed
@@ -149,9 +248,14 @@ func (e *Engine) columnGrantsText(key string, a colACL) string {
 	for _, col := range e.aclColumnOrder(key, a) {
 		for _, it := range a[col] {
 			to := "PUBLIC"
-			if it.role != "" {
-				to = sql.QuoteIdent(it.role)
+			if it.grantee != "" {
+				to = sql.QuoteIdent(it.grantee)
 			}
+			// Run again at open, GRANTED BY makes the item the grantor's
+			// whoever owns the relation then (a statement of a file
+			// written before grantors other than the owner has none: the
+			// owner's).
+			by := " GRANTED BY " + sql.QuoteIdent(it.grantor)
 			// The privileges, then those of them held with the option.
 			for i, p := range []sql.Privilege{it.privs.Plain(), it.privs.Options()} {
 				if p == 0 {
@@ -161,7 +265,7 @@ func (e *Engine) columnGrantsText(key string, a colACL) string {
 				for _, name := range strings.Split(p.String(), ", ") {
 					privs = append(privs, name+" ("+sql.QuoteIdent(col)+")")
 				}
-				b.WriteString("GRANT " + strings.Join(privs, ", ") + " ON TABLE " + sql.QuoteIdent(key) + " TO " + to + map[int]string{0: "", 1: " WITH GRANT OPTION"}[i] + ";\n")
+				b.WriteString("GRANT " + strings.Join(privs, ", ") + " ON TABLE " + sql.QuoteIdent(key) + " TO " + to + map[int]string{0: "", 1: " WITH GRANT OPTION"}[i] + by + ";\n")
 			}
 		}
 	}
@@ -211,6 +315,37 @@ func (e *Engine) alterColumnGrants(t *table, a *sql.AlterTable) error {
 	return e.setColumnGrants(a.New.Name, next)
 }
 
+// columnsNewOwner rewrites the column ACLs of the relation keyed key for
+// its new owner, as PostgreSQL's aclnewowner does to each column's: the
+// old owner becomes the new one wherever it is grantee or grantor, and
+// items that then share a grantee and a grantor merge into the first.
+func (e *Engine) columnsNewOwner(key, newOwner string) error {
+	a := e.colGrants[key]
+	old := e.relOwner(key)
+	if a == nil || old == newOwner {
+		return nil
+	}
+	next := colACL{}
+	for col, items := range a {
+		var out []aclItem
+		for _, it := range items {
+			if it.grantee == old {
+				it.grantee = newOwner
+			}
+			if it.grantor == old {
+				it.grantor = newOwner
+			}
+			if at := slices.IndexFunc(out, func(x aclItem) bool { return x.grantee == it.grantee && x.grantor == it.grantor }); at >= 0 {
+				out[at].privs |= it.privs
+				continue
+			}
+			out = append(out, it)
+		}
+		next[col] = out
+	}
+	return e.setColumnGrants(key, next)
+}
+
 // moveColumnGrants gives the column privileges of the relation old to
 // its new key.
 func (e *Engine) moveColumnGrants(old, new string) error {
@@ -238,16 +373,6 @@ func (e *Engine) pruneColumnGrants() error {
 	return nil
 }
 
-// dropColumnGrantees takes every column privilege from the roles gone.
-func (e *Engine) dropColumnGrantees(gone []string) error {
-	for _, key := range sortedKeys(e.colGrants) {
-		if err := e.grantColumns(&sql.Grant{Revoke: true, Privs: sql.PrivColumn, All: true, Relations: []string{key}, Roles: gone}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // columnPrivilegeGrantees lists, as DROP ROLE's DETAIL names them, the
 // columns on which role holds privileges.
 func (e *Engine) columnPrivilegeGrantees(role string) []string {
@@ -255,7 +380,7 @@ func (e *Engine) columnPrivilegeGrantees(role string) []string {
 	for _, key := range sortedKeys(e.colGrants) {
 		a := e.colGrants[key]
 		for _, col := range e.aclColumnOrder(key, a) {
-			if slices.ContainsFunc(a[col], func(it colItem) bool { return it.role == role }) {
+			if slices.ContainsFunc(a[col], func(it aclItem) bool { return it.grantee == role || it.grantor == role }) {
 				out = append(out, "privileges for column "+expr.QuoteIdent(col)+" of "+e.relWhat(key)+" "+e.detailRelName(key))
 			}
 		}
@@ -276,10 +401,9 @@ func (e *Engine) columnACL(key, col string) any {
 	if len(items) == 0 {
 		return nil
 	}
-	owner := aclRole(e.relOwner(key))
 	acl := make([]string, 0, len(items))
 	for _, it := range items {
-		acl = append(acl, aclRole(it.role)+"="+aclLetters(it.privs)+"/"+owner)
+		acl = append(acl, aclRole(it.grantee)+"="+aclLetters(it.privs)+"/"+aclRole(it.grantor))
 	}
 	return acl
 }

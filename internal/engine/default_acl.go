@@ -345,7 +345,7 @@ func (s *Session) applyingDefaultACLs(fn func() (Result, error)) func() (Result,
 func (e *Engine) applyDefaultACLs(before defACLSnapshot) error {
 	after := e.takeDefACLSnapshot()
 	for _, key := range slices.Sorted(maps.Keys(after.rels)) {
-		if before.rels[key] || isTemp(key) {
+		if before.rels[key] {
 			continue
 		}
 		kind, all := byte('r'), sql.PrivTableAll

@@ -81,5 +81,8 @@ func addGrantOption(sc *expr.SysCatalog, oid uint32, col, role string, p sql.Pri
 
 // grantAsRole runs g for the session's role (grant_relation.go).
 func (s *Session) grantAsRole(g *sql.Grant) (Result, error) {
+	if err := s.schemasAllowed(g.Relations); err != nil {
+		return Result{}, err
+	}
 	return s.e.grantBy(g, s.userName())
 }

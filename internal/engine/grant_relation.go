@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -43,43 +44,48 @@ func (e *Engine) grantBy(g *sql.Grant, user string) (Result, error) {
 		}
 		res.NoticeLevels[len(res.Notices)-1] = "WARNING"
 	}
-	cols := *g // the relations whose column privileges g changes, as their owner
-	cols.Relations = nil
+	cols := map[string]colACL{} // the column ACLs g changes
+	var colOrder []string
 	for _, rel := range g.Relations {
 		owner := e.relOwner(rel)
 		acl := e.relItems(rel)
-		if len(g.Columns) > 0 && !e.isSuperuser(user) && !e.hasPrivsOf(user, owner) {
-			if err := e.columnGrantByHolder(g, rel, user, owner, acl, warn); err != nil {
+		if g.Privs != 0 || g.All {
+			privs, w, err := e.grantPrivsOn(g, rel)
+			if err != nil {
 				return Result{}, err
 			}
-		} else {
-			cols.Relations = append(cols.Relations, rel)
+			warn(w)
+			if privs == 0 {
+				continue // a sequence's privileges none of: PostgreSQL goes no further
+			}
+			grantor, avail := e.bestGrantor(user, privs, acl, owner)
+			privs, w, err = e.restrictGrant(g, rel, privs, grantor, avail, owner, acl)
+			if err != nil {
+				return Result{}, err
+			}
+			warn(w)
+			next, err := e.mergeGrant(acl, g.Revoke, g.Option, g.Cascade, g.Roles, privs, grantor, owner)
+			if err != nil {
+				return Result{}, err
+			}
+			after = append(after, aclChanges(rel, owner, acl, next, g.Roles, grantor)...)
 		}
-		if g.Privs == 0 && !g.All {
-			continue // column privileges alone (column_acl.go)
-		}
-		privs, w, err := e.grantPrivsOn(g, rel)
+		next, changed, err := e.grantColumnsOf(g, rel, user, acl, warn)
 		if err != nil {
 			return Result{}, err
 		}
-		warn(w)
-		if privs == 0 {
-			continue // a sequence's privileges none of: PostgreSQL goes no further
+		if changed {
+			if _, ok := cols[rel]; !ok {
+				colOrder = append(colOrder, rel)
+			}
+			cols[rel] = next
 		}
-		grantor, avail := e.bestGrantor(user, privs, acl, owner)
-		privs, w, err = e.restrictGrant(g, rel, privs, grantor, avail, owner, acl)
-		if err != nil {
-			return Result{}, err
-		}
-		warn(w)
-		next, err := e.mergeGrant(acl, g.Revoke, g.Option, g.Cascade, g.Roles, privs, grantor, owner)
-		if err != nil {
-			return Result{}, err
-		}
-		after = append(after, aclChanges(rel, owner, acl, next, g.Roles, grantor)...)
 	}
 	if e.store != nil {
-		if err := e.store.SaveGrants(after); err != nil {
+		// A session's temporary relation's privileges go with it: the
+		// store never hears of it.
+		kept := slices.DeleteFunc(slices.Clone(after), func(a StoredGrant) bool { return isTemp(a.Relation) })
+		if err := e.store.SaveGrants(kept); err != nil {
 			return Result{}, err
 		}
 	}
@@ -99,8 +105,10 @@ func (e *Engine) grantBy(g *sql.Grant, user string) (Result, error) {
 		}
 		e.noteGrant(a.Relation, a.Role, a.Privs)
 	}
-	if err := e.grantColumns(&cols); err != nil {
-		return Result{}, err
+	for _, rel := range colOrder {
+		if err := e.setColumnGrants(rel, cols[rel]); err != nil {
+			return Result{}, err
+		}
 	}
 	res.Tag = "GRANT"
 	if g.Revoke {
@@ -171,38 +179,4 @@ func (e *Engine) restrictGrant(g *sql.Grant, rel string, privs sql.Privilege, gr
 		return this, fmt.Sprintf("not all privileges were granted for %q", name), nil
 	}
 	return this, "", nil
-}
-
-// columnGrantByHolder is a GRANT or REVOKE of column privileges on rel by
-// user, who does not hold its owner's privileges: one holding no grant
-// option changes nothing (a WARNING, or 42501 when it holds no privilege
-// on rel at all); one holding an option would grant as itself, which the
-// column ACLs, whose every item the owner granted, cannot record (0A000).
-func (e *Engine) columnGrantByHolder(g *sql.Grant, rel, user, owner string, acl []aclItem, warn func(string)) error {
-	var held sql.Privilege
-	for _, h := range append([]string{""}, e.heldRoles(user)...) {
-		for col := range e.colGrants[rel] {
-			held |= e.colGrants[rel].held(col, []string{h})
-		}
-	}
-	held |= e.aclMask(acl, user, owner, sql.PrivTableAll.WithOption()|sql.PrivUsage.WithOption())
-	verb := map[bool]string{false: "GRANT", true: "REVOKE"}[g.Revoke]
-	switch {
-	case held.Options() != 0:
-		return pgerr.New(pgerr.FeatureNotSupported, "%s of column privileges by a role other than the owner is not supported", verb).
-			WithHint("the owner of table %s or a superuser grants and revokes its column privileges", e.bareName(rel))
-	case held == 0:
-		what := "table"
-		if e.seqs[rel] != nil {
-			what = "sequence"
-		}
-		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", what, e.bareName(rel))
-	case g.Privs != 0 || g.All:
-		return nil // the relation's own privileges warn
-	case g.Revoke:
-		warn(fmt.Sprintf("no privileges could be revoked for %q", e.bareName(rel)))
-	default:
-		warn(fmt.Sprintf("no privileges were granted for %q", e.bareName(rel)))
-	}
-	return nil
 }

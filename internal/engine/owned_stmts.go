@@ -239,7 +239,8 @@ func (s *Session) dropOwnedStmts(d *pg_query.DropOwnedStmt) ([]string, error) {
 		}
 		for _, r := range roles {
 			if e.colGrants[rel].heldByAny(r) && !isTemp(rel) {
-				out = append(out, fmt.Sprintf("REVOKE ALL ON TABLE %s FROM %s", e.qualifiedName(rel), to))
+				// CASCADE: what the roles granted on the columns goes too.
+				out = append(out, fmt.Sprintf("REVOKE ALL ON TABLE %s FROM %s CASCADE", e.qualifiedName(rel), to))
 				break
 			}
 		}

@@ -92,6 +92,9 @@ func (e *Engine) setRelOwner(key, role string) error {
 	if err := e.aclNewOwner(key, role); err != nil {
 		return err
 	}
+	if err := e.columnsNewOwner(key, role); err != nil {
+		return err
+	}
 	if e.owners == nil {
 		e.owners = map[string]string{}
 	}

@@ -171,6 +171,11 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 		}
 		fns = append(fns, f)
 	}
+	for _, f := range fns {
+		if err := s.schemasAllowed([]string{f.Name}); err != nil {
+			return Result{}, err
+		}
+	}
 	for _, r := range g.Roles {
 		if r != "" && r != SuperuserName && e.roles[r] == nil && !s.restoring {
 			return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", r)

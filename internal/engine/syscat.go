@@ -518,9 +518,13 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			m := map[string]map[string]uint8{}
 			for col, items := range a {
 				m[col] = map[string]uint8{}
+				held := map[string]sql.Privilege{} // from every grantor
 				for _, it := range items {
-					m[col][it.role] = uint8(it.privs)
-					addGrantOption(sc, r.oid, col, it.role, it.privs)
+					held[it.grantee] |= it.privs
+				}
+				for role, p := range held {
+					m[col][role] = uint8(p)
+					addGrantOption(sc, r.oid, col, role, p)
 				}
 			}
 			sc.ColGrants[r.oid] = m

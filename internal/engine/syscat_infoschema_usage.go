@@ -111,16 +111,16 @@ func infoColumnPrivileges(o *catalogObjects, r *catRows) {
 				add(it.grantor, it.grantee, it.privs)
 			}
 		}
-		g := o.e.grants[rel.key] // the owner's items, which the columns' share a grantor with
+		g := o.e.grants[rel.key] // the table's items, which a column's may repeat
 		// The privileges granted on a column alone: those the grantee
 		// does not hold on the whole table.
 		ca := o.e.colGrants[rel.key]
 		for _, c := range rel.cols {
 			for _, it := range ca[c.name] {
-				if it.role == owner {
+				if it.grantee == owner && it.grantor == owner {
 					continue
 				}
-				grantee := it.role
+				grantee := it.grantee
 				if grantee == "" {
 					grantee = "PUBLIC"
 				}
@@ -129,10 +129,11 @@ func infoColumnPrivileges(o *catalogObjects, r *catRows) {
 					// A column privilege the table's grant gives alike (with or
 					// without its option) is one row, as PostgreSQL's union.
 					grantable := it.privs.Options()&p != 0
-					if it.privs&p == 0 || g[it.role]&p != 0 && (g[it.role].Options()&p != 0) == grantable {
+					same := g[itemKey(it.grantee, it.grantor, owner)]
+					if it.privs&p == 0 || same&p != 0 && (same.Options()&p != 0) == grantable {
 						continue
 					}
-					r.add("grantor", owner, "grantee", grantee, "table_catalog", DatabaseName, "table_schema", rel.schema,
+					r.add("grantor", it.grantor, "grantee", grantee, "table_catalog", DatabaseName, "table_schema", rel.schema,
 						"table_name", rel.name, "column_name", c.name, "privilege_type", x.name, "is_grantable", yesNo(grantable))
 				}
 			}

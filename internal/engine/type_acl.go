@@ -46,6 +46,9 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 	if g.Revoke {
 		tag = "REVOKE"
 	}
+	if err := s.schemasAllowed(g.Types); err != nil {
+		return Result{}, err
+	}
 	for _, name := range g.Types {
 		if builtin, err := e.checkGrantableType(name, g.Domain); err != nil {
 			// A built-in type is the superuser's: another role grants

@@ -106,6 +106,9 @@ type Grant struct {
 	// REVOKE; Cascade is REVOKE's CASCADE.
 	Option  bool
 	Cascade bool
+	// Grantor is the role a store's statement grants as (GRANTED BY
+	// naming another role than the current user); "" for the user.
+	Grantor string
 }
 
 // ColumnPriv is the privileges a GRANT or REVOKE names on one column.
@@ -198,6 +201,10 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 	if !s.IsGrant {
 		verb = "REVOKE"
 	}
+	grantor, err := b.grantedBy(s)
+	if err != nil {
+		return nil, err
+	}
 	if s.Objtype == pg_query.ObjectType_OBJECT_SCHEMA && s.Targtype == pg_query.GrantTargetType_ACL_TARGET_OBJECT {
 		return b.bindGrantSchema(s, verb)
 	}
@@ -216,7 +223,7 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is supported on tables, views, sequences, schemas and routines only", verb).
 			WithHint("%s SELECT, INSERT, UPDATE, DELETE, TRUNCATE or ALL ON [TABLE] name, … TO role, …", verb)
 	}
-	g := &Grant{Revoke: !s.IsGrant, Sequence: seq, Option: s.GrantOption, Cascade: s.Behavior == pg_query.DropBehavior_DROP_CASCADE}
+	g := &Grant{Revoke: !s.IsGrant, Sequence: seq, Option: s.GrantOption, Cascade: s.Behavior == pg_query.DropBehavior_DROP_CASCADE, Grantor: grantor}
 	if len(s.Privileges) == 0 {
 		g.Privs, g.All = PrivTableAll, true
 		if seq {
@@ -292,7 +299,6 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 	if err := b.checkGrantColumns(g); err != nil {
 		return nil, err
 	}
-	var err error
 	if g.Roles, err = b.grantees(s.Grantees, verb); err != nil {
 		return nil, err
 	}
