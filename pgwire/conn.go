@@ -648,9 +648,10 @@ func (c *conn) sendCopyLines(out *engine.CopyOut) {
 // write lock.
 func (c *conn) copyIn(st *sql.Stmt) ([]engine.Result, error) {
 	var types []value.Type // the columns', when the client sends binary rows
+	var names []string
 	if isBinaryCopy(st) {
 		var err error
-		if types, err = c.sess.CopyInTypes(st); err != nil {
+		if types, names, err = c.sess.CopyInTypes(st); err != nil {
 			return nil, c.sess.Fail(err)
 		}
 		c.be.Send(&pgproto3.CopyInResponse{OverallFormat: 1, ColumnFormatCodes: slices.Repeat([]uint16{1}, len(types))})
@@ -671,7 +672,7 @@ func (c *conn) copyIn(st *sql.Stmt) ([]engine.Result, error) {
 			data.Write(m.Data)
 		case *pgproto3.CopyDone:
 			if types != nil {
-				text, err := engine.BinaryCopyText(data.Bytes(), types, copyTable(st))
+				text, err := engine.BinaryCopyText(data.Bytes(), types, names, copyTable(st))
 				if err != nil {
 					return nil, c.sess.Fail(err)
 				}
