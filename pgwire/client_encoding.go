@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/deltaview/deltaview/internal/pgenc"
+	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
 // backend is the protocol's backend with the session's client_encoding
@@ -22,9 +23,12 @@ type backend struct {
 
 func newBackend(b *pgproto3.Backend) *backend { return &backend{Backend: b} }
 
-// Send converts msg's text to the client's encoding and sends it. Error
-// and notice text a character of which the encoding lacks carries '?'
-// in its place, so that the error itself still reaches the client.
+// Send converts msg's text to the client's encoding and sends it. An
+// error whose text the encoding lacks a character of is replaced by
+// PostgreSQL's 22P05 for that character, without context, as PostgreSQL
+// raises it while it reports the first. A notice RAISE sends is checked
+// by the engine (a RAISE of a notice that does not convert fails); other
+// notice text the encoding lacks carries '?' in its place.
 func (b *backend) Send(msg pgproto3.BackendMessage) {
 	if b.enc == nil {
 		b.Backend.Send(msg)
@@ -33,9 +37,15 @@ func (b *backend) Send(msg pgproto3.BackendMessage) {
 	switch m := msg.(type) {
 	case *pgproto3.ErrorResponse:
 		c := *m
-		for _, f := range []*string{&c.Message, &c.Detail, &c.Hint, &c.Where, &c.SchemaName, &c.TableName, &c.ColumnName,
-			&c.DataTypeName, &c.ConstraintName, &c.InternalQuery} {
-			*f = b.lossy(*f)
+		// In the order PostgreSQL sends the fields.
+		for _, f := range []*string{&c.Message, &c.Detail, &c.Hint, &c.InternalQuery, &c.Where, &c.SchemaName, &c.TableName,
+			&c.ColumnName, &c.DataTypeName, &c.ConstraintName} {
+			out, err := b.enc.FromUTF8(nil, []byte(*f))
+			if err != nil {
+				c = pgproto3.ErrorResponse{Severity: "ERROR", SeverityUnlocalized: "ERROR", Code: pgerr.Code(err), Message: b.lossy(err.Error())}
+				break
+			}
+			*f = string(out)
 		}
 		msg = &c
 	case *pgproto3.NoticeResponse:

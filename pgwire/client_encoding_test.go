@@ -16,13 +16,17 @@ import (
 
 // clientEncodingScript is psql's input in LATIN1, then EUC_JP: queries,
 // column names, values, errors, and rows one of which the encoding
-// lacks (the rows before it are sent, then the error).
+// lacks (the rows before it are sent, then the error), notices and
+// errors whose text it lacks (the statement fails with 22P05).
 var clientEncodingScript = "SHOW client_encoding;\n" +
 	"SELECT 'caf\xe9' AS \"n\xe9\", length('caf\xe9'), '\xe2\x82\xac'::text;\n" +
 	"SELECT x FROM (VALUES ('a'), (chr(8364)), ('b')) v(x);\n" +
 	"SELECT 'after';\n" +
 	"BEGIN;\nSELECT chr(8364);\nSELECT 1;\nROLLBACK;\n" +
 	"SELECT 1/0 AS \"\xe9\";\n" +
+	"DO $$BEGIN RAISE NOTICE 'n %', chr(257); END$$;\n" +
+	"DO $$BEGIN RAISE NOTICE 'n %', chr(233); RAISE EXCEPTION 'x' USING DETAIL = chr(257); END$$;\n" +
+	"SELECT chr(257)::int;\n" +
 	"SET client_encoding = 'EUC_JP';\n" +
 	"SELECT '\xa4\xa2' AS \"\xb4\xc1\", convert_to('\xa4\xa2', 'UTF8'), chr(26085);\n" +
 	"SELECT '\xa4';\n" +

@@ -70,6 +70,9 @@ type conn struct {
 	over bool
 	// params are the startup message's parameters.
 	params map[string]string
+	// startupStatus are the settings reported at startup, with their
+	// values before the startup parameters apply (sendStartupStatus).
+	startupStatus [][2]string
 	// notify sends the session's notifications (notify.go).
 	notify notifier
 }
@@ -96,9 +99,6 @@ func (c *conn) serve() error {
 	c.srv.mu.Unlock()
 	c.sess.SetCursors(c)
 	defer c.sess.Close()
-	// The process id is pg_backend_pid()'s, as in PostgreSQL: a client
-	// tells its own notifications by it.
-	c.be.Send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.key})
 	defer c.stopNotifications()
 	defer c.closeCursors()
 	if role != "" {
@@ -109,6 +109,10 @@ func (c *conn) serve() error {
 	if err := c.applyStartupSettings(c.params); err != nil {
 		return c.fatal(pgerr.Wrap(err))
 	}
+	c.sendStartupStatus()
+	// The process id is pg_backend_pid()'s, as in PostgreSQL: a client
+	// tells its own notifications by it.
+	c.be.Send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.key})
 	c.stmts, c.portals = map[string]*prepared{}, map[string]*portal{}
 	c.readyForQuery()
 	if err := c.be.Flush(); err != nil {
@@ -255,7 +259,7 @@ func (c *conn) startup() (bool, string, error) {
 			if super {
 				superuser = "on"
 			}
-			for _, p := range [][2]string{
+			c.startupStatus = [][2]string{
 				{"server_version", engine.ServerVersion},
 				{"server_encoding", "UTF8"},
 				{"client_encoding", "UTF8"},
@@ -267,8 +271,8 @@ func (c *conn) startup() (bool, string, error) {
 				{"is_superuser", superuser},
 				{"session_authorization", user},
 				{"application_name", app},
-			} {
-				c.be.Send(&pgproto3.ParameterStatus{Name: p[0], Value: p[1]})
+				{"default_transaction_read_only", "off"},
+				{"in_hot_standby", "off"},
 			}
 			return true, role, nil
 		default:
@@ -644,9 +648,10 @@ func (c *conn) sendCopyLines(out *engine.CopyOut) {
 // write lock.
 func (c *conn) copyIn(st *sql.Stmt) ([]engine.Result, error) {
 	var types []value.Type // the columns', when the client sends binary rows
+	var names []string
 	if isBinaryCopy(st) {
 		var err error
-		if types, err = c.sess.CopyInTypes(st); err != nil {
+		if types, names, err = c.sess.CopyInTypes(st); err != nil {
 			return nil, c.sess.Fail(err)
 		}
 		c.be.Send(&pgproto3.CopyInResponse{OverallFormat: 1, ColumnFormatCodes: slices.Repeat([]uint16{1}, len(types))})
@@ -667,7 +672,7 @@ func (c *conn) copyIn(st *sql.Stmt) ([]engine.Result, error) {
 			data.Write(m.Data)
 		case *pgproto3.CopyDone:
 			if types != nil {
-				text, err := engine.BinaryCopyText(data.Bytes(), types, copyTable(st))
+				text, err := engine.BinaryCopyText(data.Bytes(), types, names, copyTable(st))
 				if err != nil {
 					return nil, c.sess.Fail(err)
 				}

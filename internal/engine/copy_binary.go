@@ -14,12 +14,13 @@ import (
 // and from a file here, through the server's copy protocol in pgwire.
 // Rows read are written in the text format, which COPY loads as any.
 
-// BinaryCopyText reads rows of columns of types in PostgreSQL's binary
-// COPY format and writes them in COPY's text format with its defaults.
-// Errors name table and the row as PostgreSQL's do.
-func BinaryCopyText(data []byte, types []value.Type, table string) ([]byte, error) {
+// BinaryCopyText reads rows of columns of types (named names) in
+// PostgreSQL's binary COPY format and writes them in COPY's text format
+// with its defaults. Errors name table, the row and the column as
+// PostgreSQL's do.
+func BinaryCopyText(data []byte, types []value.Type, names []string, table string) ([]byte, error) {
 	var out, text []byte
-	err := pgbinary.ReadCopy(data, types, table, func(row value.Row) error {
+	err := pgbinary.ReadCopy(data, types, names, table, func(row value.Row) error {
 		for i, v := range row {
 			if i > 0 {
 				out = append(out, '\t')
@@ -66,14 +67,15 @@ func (s *Session) copyBinaryFile(c *sql.Copy, rec *recorder) (Result, error) {
 		return Result{}, fileError(c.File, err, "58030", "could not read from COPY file")
 	}
 	types := make([]value.Type, len(c.Cols))
+	names := make([]string, len(c.Cols))
 	for i, col := range c.Cols {
-		types[i] = t.cols[col].Type
+		types[i], names[i] = t.cols[col].Type, t.cols[col].Name
 	}
 	name := c.Table
 	if c.Partition != nil {
 		name = c.Partition.Name
 	}
-	text, err := BinaryCopyText(data, types, name)
+	text, err := BinaryCopyText(data, types, names, name)
 	if err != nil {
 		return Result{}, err
 	}

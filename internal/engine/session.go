@@ -1233,30 +1233,31 @@ func (s *Session) ExecCopyData(st *sql.Stmt, data io.Reader) ([]Result, error) {
 	return s.Exec(st)
 }
 
-// CopyInTypes returns the types of the columns COPY … FROM STDIN st
+// CopyInTypes returns the types and names of the columns COPY … FROM STDIN st
 // reads, in the order of its data, for a client that sends them in the
 // binary format.
-func (s *Session) CopyInTypes(st *sql.Stmt) ([]value.Type, error) {
+func (s *Session) CopyInTypes(st *sql.Stmt) ([]value.Type, []string, error) {
 	s.e.mu.RLock()
 	defer s.e.mu.RUnlock()
 	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity()}
 	b, err := s.bindStmt(rec, st)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c, ok := b.(*sql.Copy)
 	if !ok {
-		return nil, pgerr.New(pgerr.Internal, "CopyInTypes of %T", b)
+		return nil, nil, pgerr.New(pgerr.Internal, "CopyInTypes of %T", b)
 	}
 	rel, ok := rec.Relation(c.Table)
 	if !ok {
-		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", c.Table)
+		return nil, nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", c.Table)
 	}
 	types := make([]value.Type, len(c.Cols))
+	names := make([]string, len(c.Cols))
 	for i, col := range c.Cols {
-		types[i] = rel.Cols[col].Type
+		types[i], names[i] = rel.Cols[col].Type, rel.Cols[col].Name
 	}
-	return types, nil
+	return types, names, nil
 }
 
 // SpeakCopyBinary tells the session that its client (the server's copy

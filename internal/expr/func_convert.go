@@ -2,7 +2,6 @@ package expr
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/deltaview/deltaview/internal/pgenc"
@@ -98,6 +97,10 @@ func toUTF8(b []byte, enc string) ([]byte, error) {
 	}
 	e, err := conversion(enc, true)
 	if err != nil {
+		// PostgreSQL checks the bytes before it looks for a conversion.
+		if verr := verifyIn(b, enc); verr != nil {
+			return nil, verr
+		}
 		return nil, err
 	}
 	return e.ToUTF8(nil, b)
@@ -118,10 +121,9 @@ func fromUTF8(b []byte, enc string) ([]byte, error) {
 
 // convertBytes is convert: b is checked in src, then, when the two
 // differ and neither is SQL_ASCII, converted (from SQL_ASCII, b is
-// checked in dst instead). Between two encodings
-// other than UTF8 PostgreSQL has a few conversions of its own, which are
-// not PostgreSQL's composition through UTF8 and are refused; for the
-// other pairs it has none (42883).
+// checked in dst instead): through UTF8 when one side is UTF8, else by
+// PostgreSQL's own conversion between the two, where it has one (42883
+// where it has none).
 func convertBytes(b []byte, src, dst string) ([]byte, error) {
 	if err := verifyIn(b, src); err != nil {
 		return nil, err
@@ -136,27 +138,16 @@ func convertBytes(b []byte, src, dst string) ([]byte, error) {
 		return fromUTF8(b, dst)
 	case dst == "UTF8":
 		return toUTF8(b, src)
-	case directConversions[src+">"+dst]:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "conversion from %s to %s is not supported", src, dst).
-			WithHint("convert through UTF8: convert_to(convert_from(b, '%s'), '%s')", src, dst)
 	}
-	return nil, pgerr.New(pgerr.UndefinedFunction, "default conversion function for encoding \"%s\" to \"%s\" does not exist", src, dst)
+	d, err := pgenc.GetDirect(src, dst)
+	if err != nil {
+		return nil, err
+	}
+	if d == nil {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "default conversion function for encoding \"%s\" to \"%s\" does not exist", src, dst)
+	}
+	return d.Convert(nil, b)
 }
-
-// directConversions are PostgreSQL's default conversions between two
-// encodings neither of which is UTF8 (pg_conversion).
-var directConversions = func() map[string]bool {
-	m := map[string]bool{}
-	for _, p := range strings.Fields(`KOI8R>WIN1251 KOI8R>WIN866 WIN866>WIN1251 ISO_8859_5>KOI8R ISO_8859_5>WIN1251
-		ISO_8859_5>WIN866 EUC_JP>SJIS EUC_TW>BIG5 LATIN2>WIN1250 EUC_JIS_2004>SHIFT_JIS_2004`) {
-		a, b, _ := strings.Cut(p, ">")
-		m[a+">"+b], m[b+">"+a] = true, true
-	}
-	for _, e := range strings.Fields("KOI8R ISO_8859_5 WIN1251 WIN866 EUC_CN EUC_JP SJIS EUC_KR EUC_TW BIG5 LATIN1 LATIN2 LATIN3 LATIN4 WIN1250") {
-		m[e+">MULE_INTERNAL"], m["MULE_INTERNAL>"+e] = true, true
-	}
-	return m
-}()
 
 // verifyIn is pg_verify_mbstr: the error for the first bytes of b that
 // are not valid in enc.
@@ -167,7 +158,7 @@ func verifyIn(b []byte, enc string) error {
 	case "SQL_ASCII":
 		return verifyNoNUL(b, enc)
 	}
-	e, err := pgenc.Get(enc)
+	e, err := pgenc.Checker(enc)
 	if err != nil {
 		return err
 	}
@@ -205,7 +196,7 @@ func lengthIn(b []byte, enc string) (int, error) {
 	case "SQL_ASCII":
 		return len(b), verifyNoNUL(b, enc)
 	}
-	e, err := pgenc.Get(enc)
+	e, err := pgenc.Checker(enc)
 	if err != nil {
 		return 0, err
 	}

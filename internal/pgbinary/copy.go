@@ -53,10 +53,11 @@ func AppendCopyTrailer(buf []byte) []byte {
 }
 
 // ReadCopy reads data in the binary COPY format, rows of columns of
-// types, and passes each row to emit (which must not keep it past the
-// call's return when it keeps values' bytes: they are data's). Errors
-// name the line (the row) as PostgreSQL's do, of table.
-func ReadCopy(data []byte, types []value.Type, table string, emit func(value.Row) error) error {
+// types named names, and passes each row to emit (which must not keep it
+// past the call's return when it keeps values' bytes: they are data's).
+// Errors name the line (the row) and the column as PostgreSQL's do, of
+// table (a column by its number when names lacks it).
+func ReadCopy(data []byte, types []value.Type, names []string, table string, emit func(value.Row) error) error {
 	bad := func(line int, format string, args ...any) error {
 		return pgerr.New(pgerr.BadCopyFileFormat, format, args...).WithContext(fmt.Sprintf("COPY %s, line %d", table, line))
 	}
@@ -110,7 +111,7 @@ func ReadCopy(data []byte, types []value.Type, table string, emit func(value.Row
 			v, err := DecodeParam(data[:size:size], 1, t, i+1)
 			if err != nil {
 				return pgerr.New(pgerr.InvalidBinaryRep, "incorrect binary data format").
-					WithContext(fmt.Sprintf("COPY %s, line %d, column %d", table, line, i+1))
+					WithContext(fmt.Sprintf("COPY %s, line %d, column %s", table, line, columnName(names, i)))
 			}
 			row[i] = v
 			data = data[size:]
@@ -119,4 +120,13 @@ func ReadCopy(data []byte, types []value.Type, table string, emit func(value.Row
 			return err
 		}
 	}
+}
+
+// columnName is the i-th column's name as COPY's CONTEXT gives it: as it
+// is, unquoted; its number when names lacks it.
+func columnName(names []string, i int) string {
+	if i < len(names) {
+		return names[i]
+	}
+	return fmt.Sprint(i + 1)
 }

@@ -45,6 +45,6 @@ func FuzzReadCopy(f *testing.F) {
 	f.Add(good[:len(good)-5])
 	f.Add([]byte("PGCOPY\n\xff\r\n\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_ = ReadCopy(data, types, "t", func(value.Row) error { return nil })
+		_ = ReadCopy(data, types, nil, "t", func(value.Row) error { return nil })
 	})
 }

@@ -98,6 +98,10 @@ type Error struct {
 	// Schema, Table, Column, DataType and Constraint name the object the
 	// error concerns, when it says (PL/pgSQL's RAISE … USING TABLE = …).
 	Schema, Table, Column, DataType, Constraint string
+	// NoContext keeps Context empty: PostgreSQL gives no context to an
+	// error raised while it reports another (a notice that does not
+	// convert to the client's encoding).
+	NoContext bool
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -135,6 +139,9 @@ func (e *Error) WithDetail(format string, args ...any) *Error {
 // WithContext returns a copy of e with a line of context after those it
 // has.
 func (e *Error) WithContext(line string) *Error {
+	if e.NoContext {
+		return e
+	}
 	c := *e
 	if c.Context != "" {
 		c.Context += "\n"

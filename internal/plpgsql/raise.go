@@ -84,15 +84,13 @@ func (c *call) raise(s *raise) error {
 	if e.Message == "" {
 		e.Message = e.Code
 	}
-	if nc, ok := c.rt.(NoticeCoder); ok && (s.condname != "" || given[optErrcode]) && s.level < levelError {
-		level := "INFO"
-		switch {
-		case s.level >= levelWarning:
-			level = "WARNING"
-		case s.level >= levelNotice:
-			level = "NOTICE"
+	if s.level >= levelInfo && s.level < levelError {
+		if err := c.checkNotice(noticeLevel(s.level), e); err != nil {
+			return err
 		}
-		nc.NoticeCode(level, e.Code, e.Message)
+	}
+	if nc, ok := c.rt.(NoticeCoder); ok && (s.condname != "" || given[optErrcode]) && s.level < levelError {
+		nc.NoticeCode(noticeLevel(s.level), e.Code, e.Message)
 		return nil
 	}
 	switch {

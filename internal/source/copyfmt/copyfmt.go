@@ -56,7 +56,8 @@ type Decoder struct {
 	br     *bufio.Reader
 	p      parser
 	inData []bool
-	line   int64
+	line   int64 // PostgreSQL's line number (lineno.go)
+	eol    bool  // a line end outside quotes has been read
 	done   bool
 	b      source.Batch
 	strs   []strCache // by column: the values of short strings seen
@@ -144,10 +145,13 @@ func (d *Decoder) Next() (*source.Batch, error) {
 		}
 		if err != nil && err != io.EOF {
 			if pe, ok := err.(*pgerr.Error); ok {
+				d.countEmbedded(d.p.rec)
 				return nil, source.At(pe, d.t.Name, d.line, "")
 			}
 			return nil, err
 		}
+		d.countEmbedded(rec)
+		d.eol = d.eol || err == nil
 		rec, end, cerr := d.checkRecord(rec)
 		if cerr != nil { // the header too must be valid text
 			return nil, source.At(cerr, d.t.Name, d.line, "")
@@ -190,7 +194,7 @@ func (d *Decoder) fill(row value.Row, rec []byte) error {
 	cols := d.t.Columns
 	fields, perr := d.p.split(rec)
 	if perr != nil {
-		return source.At(perr, d.t.Name, d.line, "")
+		return source.At(perr, d.t.Name, d.line, lineText(rec))
 	}
 	// Text is validated before anything else, as PostgreSQL does, decoded
 	// escapes included.
@@ -207,7 +211,7 @@ func (d *Decoder) fill(row value.Row, rec []byte) error {
 		if len(fields) < len(d.o.Cols) {
 			pe = pgerr.New(pgerr.BadCopyFileFormat, "missing data for column %q", cols[d.o.Cols[len(fields)]].Name)
 		}
-		return source.At(pe, d.t.Name, d.line, "")
+		return source.At(pe, d.t.Name, d.line, lineText(rec))
 	}
 	for i, ci := range d.o.Cols {
 		f := d.forced(fields[i], ci)
