@@ -192,12 +192,5 @@ func writeDirect(w io.Writer, conv map[uint32]directEntry) error {
 		buf = binary.AppendUvarint(buf, uint64(e.code)|uint64(e.n)<<2)
 		prev = k
 	}
-	fw, err := flate.NewWriter(w, flate.BestCompression)
-	if err != nil {
-		return err
-	}
-	if _, err := fw.Write(buf); err != nil {
-		return err
-	}
-	return fw.Close()
+	return writeCompressed(w, buf)
 }

@@ -135,14 +135,7 @@ func writeTable(w io.Writer, dec []decEntry, enc []encEntry, pairs []pairEntry) 
 		put(int64(p.r[1]))
 		put(int64(p.seq))
 	}
-	fw, err := flate.NewWriter(w, flate.BestCompression)
-	if err != nil {
-		return err
-	}
-	if _, err := fw.Write(buf); err != nil {
-		return err
-	}
-	return fw.Close()
+	return writeCompressed(w, buf)
 }
 
 type decEntry struct {
@@ -158,4 +151,16 @@ type encEntry struct {
 type pairEntry struct {
 	r   [2]rune
 	seq uint32
+}
+
+// writeCompressed writes buf to w deflated, as the tables are stored.
+func writeCompressed(w io.Writer, buf []byte) error {
+	fw, err := flate.NewWriter(w, flate.BestCompression)
+	if err != nil {
+		return err
+	}
+	if _, err := fw.Write(buf); err != nil {
+		return err
+	}
+	return fw.Close()
 }
