@@ -258,6 +258,12 @@ func mergeUsing(in plan.Node, kind plan.JoinKind, lsc, rsc *scope, pairs []using
 			merged = &expr.Coalesce{Args: []expr.Expr{u.lk, plan.Shift(u.rk, lw)}, T: u.t}
 		default:
 			merged = u.lk
+			// An inner join may use either; PostgreSQL's prefers the one
+			// needing no coercion (-0 real = 0 double shows the double).
+			_, lcol := u.lk.(*expr.Col)
+			if _, rcol := u.rk.(*expr.Col); kind == plan.InnerJoin && !lcol && rcol {
+				merged, like = plan.Shift(u.rk, lw), sc.cols[lw+u.ri]
+			}
 		}
 		if _, ok := merged.(*expr.Col); !ok {
 			like.rel = nil // a coerced column is no longer the key's
