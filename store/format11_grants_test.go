@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-
-	istore "github.com/deltaview/deltaview/internal/store"
 )
 
 // TestFormat11TableAll: a file of format 11 kept a table's REFERENCES and
@@ -59,13 +57,5 @@ func TestFormat11TableAll(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	raw, err = sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	var version int
-	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != istore.FormatVersion {
-		t.Errorf("format after opening: %d (%v), want %d", version, err, istore.FormatVersion)
-	}
+	checkFormatUpgraded(t, path)
 }

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-
-	istore "github.com/deltaview/deltaview/internal/store"
 )
 
 // enumSorts are the labels of the enum f12 with their sort positions.
@@ -90,13 +88,5 @@ func TestFormat12EnumSorts(t *testing.T) {
 	if got, want := query(t, db, "SELECT m FROM t ORDER BY m"), []string{"f12:sad", "f12:meh", "f12:ok"}; !slices.Equal(got, want) {
 		t.Errorf("rows: %q, want %q", got, want)
 	}
-	raw, err = sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	var version int
-	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != istore.FormatVersion {
-		t.Errorf("format after opening: %d (%v), want %d", version, err, istore.FormatVersion)
-	}
+	checkFormatUpgraded(t, path)
 }
