@@ -18,7 +18,9 @@
 // batches of 1, 100 and 10,000 (changes per second), the view's creation,
 // and its memory, and compares the answer with Data.Expected, a
 // recomputation from the harness's own copy of t, after creation and at
-// the end.
+// the end. RunParallel (parallel.go) runs one commit stream over the
+// views of t at once through the Go API, with one worker and with two in
+// alternating rounds, for the speed-up two cores give.
 //
 // The Go systems run in this process (deltaview through the Go API and
 // through SQL, SQLite) or against a PostgreSQL server the harness starts

@@ -19,7 +19,10 @@ type Results struct {
 	Sizes   []int     `json:"sizes"`
 	Systems []string  `json:"systems"`
 	Cells   []Cell    `json:"cells"`
-	Elapsed float64   `json:"elapsed_seconds"`
+	// Parallel is the commit stream over several views with one worker
+	// and with two, per N.
+	Parallel []Parallel `json:"parallel,omitempty"`
+	Elapsed  float64    `json:"elapsed_seconds"`
 }
 
 // Targets are the project's figures for a single-row change through the Go
@@ -221,6 +224,8 @@ func (r *Results) markdown(svgRel string) string {
 		p("\nThis run did not include N = 1M, where the absolute targets are set: the Go API columns show the trend toward it.\n")
 	}
 
+	r.parallelMarkdown(p)
+
 	p("\n## Per-change latency against N\n\n")
 	p("Median time of one single-row change, from the call to the up-to-date answer, one line per system, both axes logarithmic.\n\n")
 	for _, v := range Views {
@@ -268,6 +273,33 @@ func (r *Results) markdown(svgRel string) string {
 	}
 	p("\n%s", notes)
 	return b.String()
+}
+
+// parallelMarkdown writes the section of the commit stream over several
+// views on one worker and on two.
+func (r *Results) parallelMarkdown(p func(string, ...any)) {
+	if len(r.Parallel) == 0 {
+		return
+	}
+	first := r.Parallel[0]
+	p("\n## Several views on two cores\n\n")
+	p("One commit stream through the Go API (`Tx.ReplaceRows` of random rows of t, one transaction per batch of %s changes) over the views %s maintained at once, with the engine's views prepared by one worker and by %d (`DB.SetWorkers`), in %d alternating rounds on the same database (each round one window of batches, as the throughput columns below are measured; the first goes alternately to one worker and to %d); changes per second of each round, and the median round of %d workers over the median round of one (target ≥ %g×):\n\n",
+		fmtN(first.Batch), strings.Join(first.Views, ", "), first.Workers, len(first.One), first.Workers, first.Workers, ParallelTarget)
+	p("| N | status | one worker, ch/s | %d workers, ch/s | speed-up |\n|---|---|---|---|---|\n", first.Workers)
+	for _, run := range r.Parallel {
+		if run.Status != "ok" {
+			p("| %s | **%s**: %s | | | |\n", fmtN(run.N), run.Status, mdEscape(run.Note))
+			continue
+		}
+		mark := ""
+		if run.N >= 1_000_000 {
+			mark = " ✗"
+			if run.Speedup() >= ParallelTarget {
+				mark = " ✓"
+			}
+		}
+		p("| %s | ok | %s | %s | %.2f×%s |\n", fmtN(run.N), rates(run.One), rates(run.Many), run.Speedup(), mark)
+	}
 }
 
 // memoryColumns returns the memory and counted-as columns of c: a figure

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -68,5 +69,31 @@ func TestRandMatchesJavaScript(t *testing.T) {
 	want := []uint32{532861239, 4118915445, 2390619527} // node: new Rand(SEED).next() ×3
 	if got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestParallelSmoke runs the commit stream over the views of t at once at
+// N = 1,000, with one worker and two in two rounds each, and checks that
+// every round was measured and every view's answer is right at the end.
+func TestParallelSmoke(t *testing.T) {
+	var views []View
+	for _, name := range ParallelViews {
+		v, ok := ViewByName(name)
+		if !ok {
+			t.Fatalf("no view %q", name)
+		}
+		views = append(views, v)
+	}
+	opt := Options{BatchTime: time.Millisecond}
+	p := RunParallel(1000, views, 100, 2, 2, opt)
+	if p.Status != "ok" {
+		t.Fatalf("%s: %s", p.Status, p.Note)
+	}
+	if len(p.One) != 2 || len(p.Many) != 2 || p.Speedup() <= 0 {
+		t.Errorf("rounds %v and %v, speed-up %v", p.One, p.Many, p.Speedup())
+	}
+	r := Results{Sizes: []int{1000}, Parallel: []Parallel{p}}
+	if md := r.markdown("x"); !strings.Contains(md, "## Several views on two cores") {
+		t.Errorf("the page has no section of the stream")
 	}
 }

@@ -29,6 +29,7 @@ func benchCmd() *cobra.Command {
 		docs, results, jsDir  string
 		noDocs                bool
 		cpuProfile            string
+		parallelRounds        int
 	)
 	cmd := &cobra.Command{
 		Use:   "bench",
@@ -54,7 +55,7 @@ Systems: ` + strings.Join(benchSystems, ", ") + `.`,
 				}
 				defer pprof.StopCPUProfile()
 			}
-			return runBench(cmd.ErrOrStderr(), sizes, systems, views, opt, docs, results, jsDir, noDocs)
+			return runBench(cmd.ErrOrStderr(), sizes, systems, views, opt, docs, results, jsDir, noDocs, parallelRounds)
 		},
 	}
 	f := cmd.Flags()
@@ -68,11 +69,12 @@ Systems: ` + strings.Join(benchSystems, ", ") + `.`,
 	f.BoolVar(&noDocs, "no-docs", false, "write only the results file")
 	f.StringVar(&results, "results", "bench/results", "directory of the results files")
 	f.StringVar(&jsDir, "js", "bench/peers/js", "directory of the JavaScript peers")
+	f.IntVar(&parallelRounds, "parallel-rounds", 3, "rounds of the commit stream over the views of t at once, on one worker and on two, at each N (with the api system; 0 skips it)")
 	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run (of this process: the Go systems) to this file")
 	return cmd
 }
 
-func runBench(log io.Writer, sizeList, systemList, viewList string, opt bench.Options, docs, resultsDir, jsDir string, noDocs bool) error {
+func runBench(log io.Writer, sizeList, systemList, viewList string, opt bench.Options, docs, resultsDir, jsDir string, noDocs bool, parallelRounds int) error {
 	var ns []int
 	for _, s := range strings.Split(sizeList, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -152,6 +154,18 @@ func runBench(log io.Writer, sizeList, systemList, viewList string, opt bench.Op
 
 	if want["api"] {
 		runGo(func() bench.System { return &bench.Deltaview{} })
+	}
+	if want["api"] && parallelRounds > 0 {
+		var pviews []bench.View
+		for _, name := range bench.ParallelViews {
+			v, _ := bench.ViewByName(name)
+			pviews = append(pviews, v)
+		}
+		for _, n := range ns {
+			run := bench.RunParallel(n, pviews, 10_000, 2, parallelRounds, opt)
+			res.Parallel = append(res.Parallel, run)
+			fmt.Fprintf(log, "%-20s N=%-8d %-10s %s\n", "deltaview (Go API)", n, "parallel", run)
+		}
 	}
 	if want["sql"] {
 		runGo(func() bench.System { return &bench.Deltaview{SQL: true} })
