@@ -19,10 +19,12 @@ import (
 // select_best_grantor over that list.
 
 // aclItem is one item of a relation's ACL: privs (with their grant
-// options) that grantor gave grantee ("" for PUBLIC).
+// options) that grantor gave grantee ("" for PUBLIC). lead marks an item
+// of the owner's that precedes the owner's own item (acl_lead.go).
 type aclItem struct {
 	grantee, grantor string
 	privs            sql.Privilege
+	lead             bool
 }
 
 // itemKey is the key in e.grants of the item grantor gave grantee on a
@@ -35,10 +37,12 @@ func itemKey(grantee, grantor, owner string) string {
 }
 
 // splitItemKey is the grantee and grantor of the item keyed key on a
-// relation owner owns.
+// relation owner owns (a leading item's grantor is the owner).
 func splitItemKey(key, owner string) (grantee, grantor string) {
-	if g, r, ok := strings.Cut(key, "\x00"); ok {
+	if g, r, ok := strings.Cut(key, "\x00"); ok && r != "" {
 		return g, r
+	} else if ok {
+		return g, owner // a leading item (acl_lead.go)
 	}
 	return key, owner
 }
@@ -51,7 +55,7 @@ func (e *Engine) relItems(rel string) []aclItem {
 	var out []aclItem
 	for _, key := range e.granteesInOrder(rel) {
 		grantee, grantor := splitItemKey(key, owner)
-		out = append(out, aclItem{grantee: grantee, grantor: grantor, privs: g[key]})
+		out = append(out, aclItem{grantee: grantee, grantor: grantor, privs: g[key], lead: key == leadKey(grantee)})
 	}
 	return out
 }

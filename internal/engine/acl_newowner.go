@@ -32,7 +32,13 @@ func (e *Engine) aclNewOwner(key, newOwner string) error {
 		return nil
 	}
 	old := e.relOwner(key)
-	acl := append([]aclItem{{grantee: old, grantor: old, privs: e.ownerItem(key)}}, e.relItems(key)...)
+	// The owner's item goes after the leading ones (acl_lead.go).
+	items := e.relItems(key)
+	n := 0
+	for n < len(items) && items[n].lead {
+		n++
+	}
+	acl := slices.Concat(items[:n], []aclItem{{grantee: old, grantor: old, privs: e.ownerItem(key)}}, items[n:])
 	var next []aclItem
 	for _, it := range acl {
 		if it.grantee == old {
@@ -48,15 +54,19 @@ func (e *Engine) aclNewOwner(key, newOwner string) error {
 		}
 		next = append(next, it)
 	}
-	if next[0].privs.Options() == 0 {
-		next = next[1:] // the new owner's own item, as it always is
+	at := slices.IndexFunc(next, func(x aclItem) bool { return x.grantee == newOwner && x.grantor == newOwner })
+	for i := range next {
+		next[i].lead = i < at && next[i].grantor == newOwner
+	}
+	if next[at].privs.Options() == 0 {
+		next = slices.Delete(next, at, at+1) // the new owner's own item, as it always is
 	} else {
-		next[0].privs = next[0].privs.Options().WithOption() // the options it keeps
+		next[at].privs = next[at].privs.Options().WithOption() // the options it keeps
 	}
 	keys := make([]string, len(next))
 	m := make(map[string]sql.Privilege, len(next))
 	for i, it := range next {
-		keys[i] = itemKey(it.grantee, it.grantor, newOwner)
+		keys[i] = it.key(newOwner)
 		m[keys[i]] = it.privs
 	}
 	if slices.Equal(keys, e.grantOrder[key]) && len(g) == len(m) {

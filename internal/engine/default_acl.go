@@ -146,14 +146,6 @@ func (s *Session) alterDefaultPrivileges(a *sql.AlterDefaultPrivileges) (Result,
 	if err := checkGrantOption(a.Option, a.Revoke, a.Grantees); err != nil {
 		return Result{}, err
 	}
-	for _, g := range a.Grantees {
-		if g == "" && !a.Revoke && a.ObjType != 'f' && a.ObjType != 'T' {
-			// The owner's item comes first in the relations' and schemas'
-			// ACLs here, where PostgreSQL sorts PUBLIC's before it.
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "default privileges granted to PUBLIC on %s are not supported", strings.ToLower(defACLWords[a.ObjType][0])).
-				WithHint("grant them to a role that every role is a member of")
-		}
-	}
 	for _, role := range roles {
 		for _, sch := range schemas {
 			k := defACLKey{role: role, schema: sch, kind: a.ObjType}
@@ -363,18 +355,8 @@ func (e *Engine) applyDefaultACLs(before defACLSnapshot) error {
 			// global entry that did is refused.
 			return pgerr.New(pgerr.Internal, "default privileges of %q lack the owner's", key)
 		}
-		for _, r := range aclOrder(acl) {
-			if r == owner {
-				continue
-			}
-			if _, err := e.grant(&sql.Grant{Privs: acl[r].Plain(), Relations: []string{key}, Roles: []string{r}, Sequence: kind == 'S'}); err != nil {
-				return err
-			}
-			if opts := acl[r].Options(); opts != 0 {
-				if _, err := e.grant(&sql.Grant{Privs: opts, Option: true, Relations: []string{key}, Roles: []string{r}, Sequence: kind == 'S'}); err != nil {
-					return err
-				}
-			}
+		if err := e.setRelItems(key, e.relItems(key), defaultRelItems(acl, owner)); err != nil {
+			return err
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(e.funcs)) {
@@ -409,9 +391,11 @@ func (e *Engine) applyDefaultACLs(before defACLSnapshot) error {
 		grants := map[string]sql.Privilege{}
 		var order []string
 		for _, r := range aclOrder(acl) {
-			if r != sc.owner {
-				grants[r] = acl[r]
-				order = append(order, r)
+			// The owner's place in the order is its item's (acl_lead.go).
+			order = append(order, r)
+			grants[r] = acl[r]
+			if r == sc.owner {
+				grants[r] = 0
 			}
 		}
 		sc.grants, sc.order = grants, order

@@ -81,12 +81,30 @@ func (e *Engine) grantBy(g *sql.Grant, user string) (Result, error) {
 			cols[rel] = next
 		}
 	}
+	if err := e.saveACLChanges(after); err != nil {
+		return Result{}, err
+	}
+	for _, rel := range colOrder {
+		if err := e.setColumnGrants(rel, cols[rel]); err != nil {
+			return Result{}, err
+		}
+	}
+	res.Tag = "GRANT"
+	if g.Revoke {
+		res.Tag = "REVOKE"
+	}
+	return res, nil
+}
+
+// saveACLChanges writes the relations' items after, in the store and
+// then in memory.
+func (e *Engine) saveACLChanges(after []StoredGrant) error {
 	if e.store != nil {
 		// A session's temporary relation's privileges go with it: the
 		// store never hears of it.
 		kept := slices.DeleteFunc(slices.Clone(after), func(a StoredGrant) bool { return isTemp(a.Relation) })
 		if err := e.store.SaveGrants(kept); err != nil {
-			return Result{}, err
+			return err
 		}
 	}
 	if e.grants == nil {
@@ -105,16 +123,7 @@ func (e *Engine) grantBy(g *sql.Grant, user string) (Result, error) {
 		}
 		e.noteGrant(a.Relation, a.Role, a.Privs)
 	}
-	for _, rel := range colOrder {
-		if err := e.setColumnGrants(rel, cols[rel]); err != nil {
-			return Result{}, err
-		}
-	}
-	res.Tag = "GRANT"
-	if g.Revoke {
-		res.Tag = "REVOKE"
-	}
-	return res, nil
+	return nil
 }
 
 // aclChanges are the stored items of rel that change from acl to next:
@@ -126,24 +135,27 @@ func aclChanges(rel, owner string, acl, next []aclItem, grantees []string, grant
 	var out []StoredGrant
 	before := map[string]sql.Privilege{}
 	for _, it := range acl {
-		before[itemKey(it.grantee, it.grantor, owner)] = it.privs
+		before[it.key(owner)] = it.privs
 	}
 	now := map[string]bool{}
 	for _, it := range next {
-		now[itemKey(it.grantee, it.grantor, owner)] = true
+		now[it.key(owner)] = true
+	}
+	has := func(items []aclItem, grantee string) bool {
+		return slices.ContainsFunc(items, func(it aclItem) bool { return it.grantee == grantee && it.grantor == grantor })
 	}
 	for _, it := range acl {
-		if k := itemKey(it.grantee, it.grantor, owner); !now[k] {
+		if k := it.key(owner); !now[k] {
 			out = append(out, StoredGrant{Relation: rel, Role: k})
 		}
 	}
 	for _, name := range grantees {
-		if k := itemKey(name, grantor, owner); !now[k] && before[k] == 0 {
+		if k := itemKey(name, grantor, owner); !has(next, name) && !has(acl, name) {
 			out = append(out, StoredGrant{Relation: rel, Role: k})
 		}
 	}
 	for _, it := range next {
-		k := itemKey(it.grantee, it.grantor, owner)
+		k := it.key(owner)
 		if p, ok := before[k]; !ok || p != it.privs {
 			out = append(out, StoredGrant{Relation: rel, Role: k, Privs: it.privs})
 		}

@@ -49,3 +49,18 @@ func withItem(items []aclItem, grantee, grantor string, privs sql.Privilege) []a
 	}
 	return append(append([]aclItem(nil), items...), aclItem{grantee: grantee, grantor: grantor, privs: privs})
 }
+
+// SessionRoleName is the role a grantee written CURRENT_USER,
+// CURRENT_ROLE or SESSION_USER stands for.
+func (r *recorder) SessionRoleName(special string) (string, bool) {
+	s := r.session
+	if s == nil {
+		return "", false
+	}
+	if special == "session_user" {
+		return s.sessionUserName(), true
+	}
+	return s.userName(), true
+}
+
+var _ sql.SessionRoleNamer = (*recorder)(nil)

@@ -179,8 +179,8 @@ func (s *Session) searchPath() []string {
 	return s.e.pathOf(v, s.userName())
 }
 
-// pathOf is the schemas of the search path v that exist, for the role
-// user.
+// pathOf is the schemas of the search path v that exist and the role
+// user may use (search_path_usage.go).
 func (e *Engine) pathOf(v, user string) []string {
 	parts, _ := ident.Split(v, ',')
 	var out []string
@@ -188,7 +188,7 @@ func (e *Engine) pathOf(v, user string) []string {
 		if p == "$user" {
 			p = user
 		}
-		if p == "pg_catalog" || p == "pg_temp" || !e.schemaExists(p) || slices.Contains(out, p) {
+		if p == "pg_catalog" || p == "pg_temp" || !e.schemaExists(p) || slices.Contains(out, p) || !e.pathUsable(user, p) {
 			continue
 		}
 		out = append(out, p)

@@ -737,7 +737,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.CreateSequence:
 		if b.Temp {
 			e.catalogGen++ // prepared statements bind again
-			return s.createTempSequence(b)
+			return s.applyingDefaultACLs(func() (Result, error) { return s.createTempSequence(b) })()
 		}
 		return s.ddl("CREATE SEQUENCE", func() (Result, error) { return e.createSequence(b) })
 	case *sql.CreateFunction:

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -18,12 +20,20 @@ func (o *catalogObjects) relACL(rel *catRel) any {
 	owner := o.e.relOwner(rel.key)
 	// The owner's own item holds every privilege, and the grant options
 	// an owner change merged into it (acl_newowner.go).
-	acl := []string{aclRole(owner) + "=" + aclLetters(o.e.ownerItem(rel.key)) + "/" + aclRole(owner)}
+	// Items a default privilege sorted before it come first (acl_lead.go).
+	var acl []string
+	own := aclRole(owner) + "=" + aclLetters(o.e.ownerItem(rel.key)) + "/" + aclRole(owner)
 	for _, it := range o.e.relItems(rel.key) {
 		if it.grantee == owner && it.grantor == owner {
 			continue
 		}
+		if !it.lead && own != "" {
+			acl, own = append(acl, own), ""
+		}
 		acl = append(acl, aclRole(it.grantee)+"="+aclLetters(it.privs)+"/"+aclRole(it.grantor))
+	}
+	if own != "" {
+		acl = append(acl, own)
 	}
 	return acl
 }
@@ -112,11 +122,18 @@ func (o *catalogObjects) nspACL(n string) any {
 	case sc.grants == nil:
 		return nil
 	}
-	acl := []string{owner + "=UC/" + owner}
+	// The owner's item goes where the order keeps the owner (after the
+	// items default privileges sorted before it, acl_lead.go), else first.
+	var acl []string
+	own := owner + "=UC/" + owner
+	lead := sc.order[:max(slices.Index(sc.order, sc.owner), 0)]
 	for _, role := range sc.grantees() {
 		p := sc.grants[role]
 		if role == sc.owner || p == 0 {
 			continue
+		}
+		if own != "" && !slices.Contains(lead, role) {
+			acl, own = append(acl, own), ""
 		}
 		var letters string
 		for _, x := range []struct {
@@ -131,6 +148,9 @@ func (o *catalogObjects) nspACL(n string) any {
 			}
 		}
 		acl = append(acl, aclRole(role)+"="+letters+"/"+owner)
+	}
+	if own != "" {
+		acl = append(acl, own)
 	}
 	return acl
 }

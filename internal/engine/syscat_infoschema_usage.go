@@ -130,6 +130,9 @@ func infoColumnPrivileges(o *catalogObjects, r *catRows) {
 					// without its option) is one row, as PostgreSQL's union.
 					grantable := it.privs.Options()&p != 0
 					same := g[itemKey(it.grantee, it.grantor, owner)]
+					if it.grantor == owner {
+						same |= g[leadKey(it.grantee)] // acl_lead.go
+					}
 					if it.privs&p == 0 || same&p != 0 && (same.Options()&p != 0) == grantable {
 						continue
 					}

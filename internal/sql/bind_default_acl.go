@@ -15,7 +15,8 @@ import (
 // those schemas) get.
 type AlterDefaultPrivileges struct {
 	// Roles are the roles of FOR ROLE; "" stands for the session's role
-	// (none given, CURRENT_USER, CURRENT_ROLE, SESSION_USER).
+	// (none given, CURRENT_USER, CURRENT_ROLE; SESSION_USER when the
+	// catalog does not know the session's roles).
 	Roles []string
 	// Schemas are the schemas of IN SCHEMA, nil for none.
 	Schemas []string
@@ -71,6 +72,9 @@ func (b *binder) bindAlterDefaultPrivileges(s *pg_query.AlterDefaultPrivilegesSt
 					a.Roles = append(a.Roles, r.Rolename)
 				case pg_query.RoleSpecType_ROLESPEC_PUBLIC:
 					return nil, b.stmt.errf(r.Location, pgerr.UndefinedObject, "role \"public\" does not exist")
+				case pg_query.RoleSpecType_ROLESPEC_SESSION_USER:
+					name, _ := b.sessionRole("session_user")
+					a.Roles = append(a.Roles, name)
 				default:
 					a.Roles = append(a.Roles, "")
 				}

@@ -316,7 +316,8 @@ func (b *binder) isSequence(name string) bool {
 }
 
 // grantees lists the roles a GRANT or REVOKE names in list, PUBLIC as
-// "": other role specifications (CURRENT_USER, SESSION_USER) are 0A000.
+// "", CURRENT_USER, CURRENT_ROLE and SESSION_USER as the roles they stand
+// for (bind_grantee_spec.go).
 func (b *binder) grantees(list []*pg_query.Node, verb string) ([]string, error) {
 	var roles []string
 	for _, n := range list {
@@ -328,7 +329,12 @@ func (b *binder) grantees(list []*pg_query.Node, verb string) ([]string, error) 
 		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_CSTRING:
 			roles = append(roles, r.Rolename)
 		default:
-			return nil, b.stmt.errf(r.Location, pgerr.FeatureNotSupported, "%s takes roles' names or PUBLIC", verb)
+			special := strings.ToLower(strings.TrimPrefix(r.Roletype.String(), "ROLESPEC_"))
+			name, ok := b.sessionRole(special)
+			if !ok {
+				return nil, b.stmt.errf(r.Location, pgerr.FeatureNotSupported, "%s takes roles' names or PUBLIC", verb)
+			}
+			roles = append(roles, name)
 		}
 	}
 	return roles, nil
