@@ -840,6 +840,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("COMMENT", func() (Result, error) { return e.execComment(b) })
 	case *sql.AlterRelOwner:
 		return s.ddl("ALTER "+strings.ToUpper(b.Kind), func() (Result, error) { return s.alterRelOwner(b) })
+	case *sql.RelSetTablespace:
+		return s.ddl(b.Tag, func() (Result, error) { return s.relSetTablespace(b) })
 	case *sql.CreateRole:
 		return s.ddl("CREATE ROLE", func() (Result, error) { return e.createRole(b) })
 	case *sql.AlterRole:
