@@ -41,3 +41,33 @@ ALTER MATERIALIZED VIEW rm RENAME TO rm2`)
 		}
 	}
 }
+
+// TestUnloggedSequenceReopen checks that a sequence's persistence comes
+// back from the file: made unlogged, renamed, moved with its table, made
+// logged again, or dropped and made again logged.
+func TestUnloggedSequenceReopen(t *testing.T) {
+	db := reopenedFileDB(t, "unloggedseq11.db", `CREATE UNLOGGED SEQUENCE us;
+CREATE UNLOGGED SEQUENCE gone;
+CREATE SEQUENCE back;
+ALTER SEQUENCE back SET UNLOGGED;
+ALTER SEQUENCE back SET LOGGED;
+CREATE UNLOGGED TABLE ut (id serial);
+CREATE SCHEMA s11;
+ALTER TABLE ut SET SCHEMA s11;
+ALTER SEQUENCE us RENAME TO us2;
+DROP SEQUENCE gone;
+CREATE SEQUENCE gone;
+SELECT nextval('us2')`)
+	defer db.Close()
+	q := "SELECT relname, relpersistence FROM pg_class WHERE relkind = 'S' ORDER BY 1"
+	rs, err := db.Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, want := fmt.Sprint(rs.Rows), "[[back p] [gone p] [us2 u] [ut_id_seq u]]"; g != want {
+		t.Errorf("%s after reopening: got %s, want %s", q, g, want)
+	}
+	if rs, err := db.Query("SELECT nextval('us2')"); err != nil || fmt.Sprint(rs.Rows) != "[[2]]" {
+		t.Errorf("nextval after reopening: %v %v", rs, err)
+	}
+}

@@ -96,6 +96,14 @@ func (s *Session) moveSequence(old, new string) error {
 	if err := e.moveComments(old, new); err != nil {
 		return err
 	}
+	if q.unlogged {
+		if err := e.saveSeqPersistence(old, nil); err != nil {
+			return err
+		}
+		if err := e.saveSeqPersistence(new, q); err != nil {
+			return err
+		}
+	}
 	if err := e.moveOwner(old, new); err != nil {
 		return err
 	}

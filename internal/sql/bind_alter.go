@@ -189,6 +189,9 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
 	if st, ok := bindRelSetTablespace(as); ok {
 		return st, nil
 	}
+	if sp, ok := b.bindSeqPersistence(as); ok {
+		return sp, nil
+	}
 	if as.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return nil, b.refuse(as.Relation.Location, "ALTER %s is not supported", strings.ToLower(strings.TrimPrefix(as.Objtype.String(), "OBJECT_")))
 	}
