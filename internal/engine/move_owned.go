@@ -112,9 +112,17 @@ func (m *ownedMove) done(e *Engine) error {
 	if m == nil {
 		return nil
 	}
-	for _, q := range m.seqs {
+	for i, q := range m.seqs {
 		if err := e.saveSequence(q); err != nil {
 			return err
+		}
+		if q.unlogged { // its persistence follows it
+			if err := e.saveSeqPersistence(m.from[i], nil); err != nil {
+				return err
+			}
+			if err := e.saveSeqPersistence(q.name, q); err != nil {
+				return err
+			}
 		}
 	}
 	return e.forgetStoredSequences(m.from)

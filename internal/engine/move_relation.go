@@ -12,7 +12,8 @@ import (
 )
 
 // ALTER SEQUENCE | VIEW | MATERIALIZED VIEW … SET SCHEMA gives the
-// relation the key of the new schema. Nothing is built again: a view's
+// relation the key of the new schema (and RENAME TO a new key in its
+// own). Nothing is built again: a view's
 // plan reads the relations it read, a materialized view keeps its state,
 // its subscribers and its place among the views, and a sequence keeps its
 // state. What names the relation by its key moves with it: the catalog's
@@ -41,6 +42,9 @@ func (s *Session) moveRelation(m *sql.MoveRelation) (Result, error) {
 		return res, nil
 	}
 	if e.relationExists(m.NewKey) {
+		if m.Rename {
+			return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", e.bareName(m.NewKey))
+		}
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists in schema %q", e.bareName(m.NewKey), m.Schema)
 	}
 	var err error
@@ -61,7 +65,7 @@ func (s *Session) moveRelation(m *sql.MoveRelation) (Result, error) {
 func (s *Session) moveSequence(old, new string) error {
 	e := s.e
 	q := e.seqs[old]
-	if q.owner[0] != "" {
+	if q.owner[0] != "" && moveOp(e, old, new) != "RENAME TO" {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot move an owned sequence into another schema").
 			WithDetail("Sequence %q is linked to table %q.", e.bareName(old), e.bareName(q.owner[0]))
 	}
@@ -70,7 +74,7 @@ func (s *Session) moveSequence(old, new string) error {
 		return err
 	}
 	if v := e.viewNaming(e.bareName(old)); v != "" {
-		return pgerr.New(pgerr.FeatureNotSupported, "ALTER SEQUENCE %s SET SCHEMA is not supported: view %s may call it", old, v).
+		return pgerr.New(pgerr.FeatureNotSupported, "ALTER SEQUENCE %s %s is not supported: view %s may call it", old, moveOp(e, old, new), v).
 			WithHint("the view names the sequence where it is: drop the view, move the sequence, then create the view again")
 	}
 	delete(e.seqs, old)
@@ -92,6 +96,14 @@ func (s *Session) moveSequence(old, new string) error {
 	if err := e.moveComments(old, new); err != nil {
 		return err
 	}
+	if q.unlogged {
+		if err := e.saveSeqPersistence(old, nil); err != nil {
+			return err
+		}
+		if err := e.saveSeqPersistence(new, q); err != nil {
+			return err
+		}
+	}
 	if err := e.moveOwner(old, new); err != nil {
 		return err
 	}
@@ -108,6 +120,16 @@ func (s *Session) moveSequence(old, new string) error {
 		s.seq.lastName = new
 	}
 	return nil
+}
+
+// moveOp is what a move of old to new is in a statement's words: RENAME
+// TO within a schema (bind_rename_relation.go), else SET SCHEMA.
+func moveOp(e *Engine, old, new string) string {
+	from, _ := e.splitKey(old)
+	if to, _ := e.splitKey(new); to == from {
+		return "RENAME TO"
+	}
+	return "SET SCHEMA"
 }
 
 // viewNaming is a plain view whose text holds name, or "": such a view
@@ -129,12 +151,12 @@ func (e *Engine) moveView(old, new string) error {
 	for _, r := range e.dependentsIndex()[old] {
 		if e.named[old] == nil && e.named[r] == nil {
 			// Its plan reads the view's rows by the view's key.
-			return pgerr.New(pgerr.FeatureNotSupported, "ALTER MATERIALIZED VIEW %s SET SCHEMA is not supported: materialized view %s reads it", old, r).
+			return pgerr.New(pgerr.FeatureNotSupported, "ALTER MATERIALIZED VIEW %s %s is not supported: materialized view %s reads it", old, moveOp(e, old, new), r).
 				WithHint("drop the reader, move the view, then create the reader again")
 		}
 		m, ok := e.movedText(r, old, new)
 		if !ok {
-			return pgerr.New(pgerr.FeatureNotSupported, "ALTER … SET SCHEMA of %s %s is not supported: the statement of %s %s, which reads it, cannot be written again", e.kindName(old), old, e.kindName(r), r).
+			return pgerr.New(pgerr.FeatureNotSupported, "ALTER … %s of %s %s is not supported: the statement of %s %s, which reads it, cannot be written again", moveOp(e, old, new), e.kindName(old), old, e.kindName(r), r).
 				WithHint("drop the reader, move the view, then create the reader again")
 		}
 		readers.moved[r] = m
@@ -144,18 +166,18 @@ func (e *Engine) moveView(old, new string) error {
 		return err
 	}
 	if len(e.triggers[old]) > 0 {
-		return pgerr.New(pgerr.FeatureNotSupported, "ALTER VIEW %s SET SCHEMA of a view with triggers is not supported", old).
+		return pgerr.New(pgerr.FeatureNotSupported, "ALTER VIEW %s %s of a view with triggers is not supported", old, moveOp(e, old, new)).
 			WithHint("drop its triggers, move the view, then create them again")
 	}
 	for _, sa := range e.sinks {
 		if sa.view == old {
-			return pgerr.New(pgerr.FeatureNotSupported, "ALTER MATERIALIZED VIEW %s SET SCHEMA of a view kept in a sink is not supported", old).
+			return pgerr.New(pgerr.FeatureNotSupported, "ALTER MATERIALIZED VIEW %s %s of a view kept in a sink is not supported", old, moveOp(e, old, new)).
 				WithHint("detach the sink first")
 		}
 	}
 	nv := e.named[old]
 	if nv != nil && len(nv.alters) > 0 {
-		return pgerr.New(pgerr.FeatureNotSupported, "ALTER VIEW %s SET SCHEMA of a view whose columns have defaults is not supported", old).
+		return pgerr.New(pgerr.FeatureNotSupported, "ALTER VIEW %s %s of a view whose columns have defaults is not supported", old, moveOp(e, old, new)).
 			WithHint("drop the columns' defaults, move the view, then set them again")
 	}
 	var text string
@@ -393,7 +415,7 @@ func (e *Engine) retargetDefaults(old, new string) (retargetedDefaults, error) {
 				continue
 			}
 			if !isSeqDefault(c.Default) {
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER SEQUENCE %s SET SCHEMA is not supported: the default of column %s of table %s calls it inside an expression", old, c.Name, tn).
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER SEQUENCE %s %s is not supported: the default of column %s of table %s calls it inside an expression", old, moveOp(e, old, new), c.Name, tn).
 					WithHint("set that default to nextval('%s') alone, or drop it, before the move", old)
 			}
 			if def == nil {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -11,10 +12,10 @@ import (
 // PostgreSQL prints it (psql's \d+ of a partition shows it as "Partition
 // constraint:"), its bounds' conditions and those of the partitions above
 // it, for a RANGE or LIST key of one column of a type whose constants
-// print simply. A default or hash partition, a key of several columns or
-// an expression, or another type, is given as "" (its call is 0A000):
-// PostgreSQL's text for them rests on its sibling bounds' order and its
-// operators' casts.
+// print simply, a default partition's too (NOT its siblings'). A hash
+// partition, a key of several columns or an expression, or another type,
+// is given as "" (its call is 0A000): PostgreSQL's text for them rests on
+// its operators' casts and its support functions.
 
 // partitionConstraints are the partitions' constraint texts by oid.
 func (o *catalogObjects) partitionConstraints() map[uint32]string {
@@ -33,6 +34,7 @@ func (o *catalogObjects) partitionConstraints() map[uint32]string {
 		switch {
 		case !ok:
 			out[r.oid] = ""
+		case len(conj) == 0: // a default partition alone: none, NULL
 		case len(conj) == 1:
 			out[r.oid] = conj[0]
 		default:
@@ -45,9 +47,9 @@ func (o *catalogObjects) partitionConstraints() map[uint32]string {
 // boundConjuncts are the conditions of p's bound; ok is false for a
 // bound this does not print.
 func (e *Engine) boundConjuncts(p *partition) ([]string, bool) {
-	_, key, root := e.partitionsOf(p.parent)
+	kids, key, root := e.partitionsOf(p.parent)
 	b := &p.def.PartitionOf.Bound
-	if key == nil || len(key.Exprs) != 1 || b.Default || b.Modulus > 0 {
+	if key == nil || len(key.Exprs) != 1 || b.Modulus > 0 {
 		return nil, false
 	}
 	c, isCol := key.Exprs[0].(*expr.Col)
@@ -57,30 +59,45 @@ func (e *Engine) boundConjuncts(p *partition) ([]string, bool) {
 	col := expr.QuoteIdent(root.cols[c.Idx].Name)
 	lit := func(v value.Value) (string, bool) { return constraintConst(v, root.cols[c.Idx].Type.Kind) }
 	notNull := "(" + col + " IS NOT NULL)"
+	if b.Default {
+		return defaultConjuncts(*kids, key.Strategy, col, lit)
+	}
 	if b.From != nil {
-		out := []string{notNull}
-		if len(b.From) != 1 || len(b.To) != 1 {
+		r, ok := rangeConjuncts(b, col, lit)
+		return append([]string{notNull}, r...), ok
+	}
+	return listConjuncts(b.In, col, lit)
+}
+
+// rangeConjuncts are the comparisons of a RANGE bound b of one column,
+// without its NOT NULL test.
+func rangeConjuncts(b *expr.PartitionBound, col string, lit func(value.Value) (string, bool)) ([]string, bool) {
+	if len(b.From) != 1 || len(b.To) != 1 {
+		return nil, false
+	}
+	var out []string
+	if b.From[0].Inf == 0 {
+		s, ok := lit(b.From[0].V)
+		if !ok {
 			return nil, false
 		}
-		if b.From[0].Inf == 0 {
-			s, ok := lit(b.From[0].V)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, "("+col+" >= "+s+")")
-		}
-		if b.To[0].Inf == 0 {
-			s, ok := lit(b.To[0].V)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, "("+col+" < "+s+")")
-		}
-		return out, true
+		out = append(out, "("+col+" >= "+s+")")
 	}
+	if b.To[0].Inf == 0 {
+		s, ok := lit(b.To[0].V)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, "("+col+" < "+s+")")
+	}
+	return out, true
+}
+
+// listConjuncts are the conditions of a LIST bound of values in.
+func listConjuncts(in []value.Value, col string, lit func(value.Value) (string, bool)) ([]string, bool) {
 	var vals []string
 	null := false
-	for _, v := range b.In {
+	for _, v := range in {
 		if v.IsNull() {
 			null = true
 			continue
@@ -91,19 +108,89 @@ func (e *Engine) boundConjuncts(p *partition) ([]string, bool) {
 		}
 		vals = append(vals, s)
 	}
-	var in string
+	var eq string
 	switch len(vals) {
 	case 0:
 		return []string{"(" + col + " IS NULL)"}, true
 	case 1:
-		in = "(" + col + " = " + vals[0] + ")"
+		eq = "(" + col + " = " + vals[0] + ")"
 	default:
-		in = "(" + col + " = ANY (ARRAY[" + strings.Join(vals, ", ") + "]))"
+		eq = "(" + col + " = ANY (ARRAY[" + strings.Join(vals, ", ") + "]))"
 	}
 	if null {
-		return []string{"((" + col + " IS NULL) OR " + in + ")"}, true
+		return []string{"((" + col + " IS NULL) OR " + eq + ")"}, true
 	}
-	return []string{notNull, in}, true
+	return []string{"(" + col + " IS NOT NULL)", eq}, true
+}
+
+// defaultConjuncts is a default partition's condition, as PostgreSQL's
+// get_qual_for_list and get_qual_for_range make it: NOT the conditions
+// of its siblings, a LIST's values sorted as its bound info keeps them,
+// a RANGE's siblings in the order of their bounds; none when it has no
+// sibling.
+func defaultConjuncts(kids []*partition, strategy byte, col string, lit func(value.Value) (string, bool)) ([]string, bool) {
+	var sibs []*expr.PartitionBound
+	for _, k := range kids {
+		if b := &k.def.PartitionOf.Bound; !b.Default {
+			sibs = append(sibs, b)
+		}
+	}
+	and := func(c []string) string {
+		if len(c) == 1 {
+			return c[0]
+		}
+		return "(" + strings.Join(c, " AND ") + ")"
+	}
+	if strategy != expr.PartitionRange {
+		var in []value.Value
+		for _, b := range sibs {
+			in = append(in, b.In...)
+		}
+		if len(in) == 0 {
+			return nil, true
+		}
+		slices.SortStableFunc(in, func(x, y value.Value) int {
+			switch {
+			case x.IsNull() || y.IsNull():
+				return btoi(x.IsNull()) - btoi(y.IsNull())
+			}
+			return value.Compare(x, y)
+		})
+		c, ok := listConjuncts(in, col, lit)
+		if !ok {
+			return nil, false
+		}
+		return []string{"(NOT " + and(c) + ")"}, true
+	}
+	if len(sibs) == 0 {
+		return nil, true
+	}
+	slices.SortStableFunc(sibs, func(x, y *expr.PartitionBound) int {
+		if len(x.From) != 1 || len(y.From) != 1 || x.From[0].Inf != 0 || y.From[0].Inf != 0 {
+			return int(x.From[0].Inf) - int(y.From[0].Inf)
+		}
+		return value.Compare(x.From[0].V, y.From[0].V)
+	})
+	var ors []string
+	for _, b := range sibs {
+		c, ok := rangeConjuncts(b, col, lit)
+		if !ok || len(c) == 0 {
+			return nil, false
+		}
+		ors = append(ors, and(c))
+	}
+	or := ors[0]
+	if len(ors) > 1 {
+		or = "(" + strings.Join(ors, " OR ") + ")"
+	}
+	return []string{"(NOT ((" + col + " IS NOT NULL) AND " + or + "))"}, true
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // constraintConst prints a constant of a key of kind k as PostgreSQL's

@@ -102,15 +102,30 @@ func (e *Engine) ruleDef(r *rule, schema string, pretty bool) string {
 	case 0:
 		b.WriteString("NOTHING;")
 	case 1:
-		b.WriteString(e.ruleActionText(r.actions[0], pretty) + ";")
+		writeRuleAction(&b, e.ruleActionText(r.actions[0], pretty), r.actions[0])
+		b.WriteString(";")
 	default:
 		b.WriteString("(")
 		for _, a := range r.actions {
-			b.WriteString(e.ruleActionText(a, pretty) + ";\n")
+			writeRuleAction(&b, e.ruleActionText(a, pretty), a)
+			b.WriteString(";\n")
 		}
 		b.WriteString(");")
 	}
 	return b.String()
+}
+
+// writeRuleAction writes an action's text; a NOTIFY starts a line of its
+// own, the spaces before it dropped, as ruleutils' appendContextKeyword
+// writes a utility statement.
+func writeRuleAction(b *strings.Builder, text string, a *pg_query.Node) {
+	if a.GetNotifyStmt() == nil {
+		b.WriteString(text)
+		return
+	}
+	s := strings.TrimRight(b.String(), " ")
+	b.Reset()
+	b.WriteString(s + "\n " + text)
 }
 
 // ruleExprText writes an expression: the plain form parenthesizes each
@@ -179,6 +194,13 @@ func (e *Engine) ruleActionText(a *pg_query.Node, pretty bool) string {
 		return "\n  RETURNING " + exprs(targets(list), "")
 	}
 	switch {
+	case a.GetNotifyStmt() != nil:
+		n := a.GetNotifyStmt()
+		out := "NOTIFY " + ruleIdent(n.Conditionname)
+		if n.Payload != "" {
+			out += ", '" + strings.ReplaceAll(n.Payload, "'", "''") + "'"
+		}
+		return out
 	case a.GetInsertStmt() != nil:
 		ins := a.GetInsertStmt()
 		rel := relName(ins.Relation)

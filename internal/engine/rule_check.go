@@ -17,9 +17,9 @@ func (s *Session) checkRule(r *rule) error {
 	for _, a := range r.actions {
 		if a.GetNotifyStmt() != nil {
 			if r.where != nil {
-				return pgerr.New(pgerr.FeatureNotSupported, "Rules with WHERE conditions can only have SELECT, INSERT, UPDATE, or DELETE actions")
+				return pgerr.New("42P17", "rules with WHERE conditions can only have SELECT, INSERT, UPDATE, or DELETE actions")
 			}
-			return ruleRefuse("NOTIFY as a rule action is not supported")
+			continue // a NOTIFY action reads nothing: run once per statement (rule_exec.go)
 		}
 		if hasReturning(a) {
 			switch {

@@ -180,6 +180,8 @@ func (s *Session) execRuleDML(rd *sql.RuleDML, stack *ruleFrame) (*ruleRewrite, 
 			res.Columns = b.RetCols
 		case *sql.Select:
 			res, err = execSelect(b.Plan, e.queryBudget(s.source()))
+		case *sql.Notify: // a NOTIFY action, once per statement, as in PostgreSQL
+			res, err = s.execNotify(b)
 		default:
 			err = ruleRefuse("this statement in a rule's rewrite is not supported")
 		}

@@ -549,6 +549,11 @@ func (rw *ruleRewrite) inOriginal(isNew bool, i int) *pg_query.Node {
 // action returns the statement one action of r gives.
 func (rw *ruleRewrite) action(r *rule, a *pg_query.Node) (*pg_query.Node, error) {
 	a = clone(a)
+	if a.GetNotifyStmt() != nil {
+		// A utility statement reads no row: it runs once, as is, as
+		// PostgreSQL's rewriter keeps it (a rule with one has no WHERE).
+		return a, nil
+	}
 	if sel := a.GetSelectStmt(); sel != nil {
 		nameTargets(sel.TargetList)
 	}

@@ -44,6 +44,7 @@ type sequence struct {
 	called               bool
 	owner                [2]string // table, column; empty when none
 	identity             bool      // the sequence of an identity column
+	unlogged             bool      // UNLOGGED (sequence_persistence.go)
 	left                 int64     // numbers handed out before the store must record more
 	chunk                int64     // the size of the next reserve
 	// logCnt is PostgreSQL's log_cnt, the numbers its write-ahead log
@@ -451,7 +452,7 @@ func (e *Engine) createSequence(cs *sql.CreateSequence) (Result, error) {
 		}
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", e.bareName(cs.Name))
 	}
-	q := &sequence{name: cs.Name, owner: cs.Owner, identity: cs.Identity}
+	q := &sequence{name: cs.Name, owner: cs.Owner, identity: cs.Identity, unlogged: cs.Unlogged}
 	if err := q.apply(&cs.Opts, true); err != nil {
 		return Result{}, err
 	}
@@ -459,6 +460,9 @@ func (e *Engine) createSequence(cs *sql.CreateSequence) (Result, error) {
 		return Result{}, err
 	}
 	if err := e.saveSequence(q); err != nil {
+		return Result{}, err
+	}
+	if err := e.saveSeqPersistence(q.name, q); err != nil {
 		return Result{}, err
 	}
 	e.sequences()[q.name] = q
@@ -629,6 +633,11 @@ func (e *Engine) forgetSequences(names []string) error {
 		}
 	}
 	for _, n := range names {
+		if q := e.seqs[n]; q != nil && q.unlogged {
+			if err := e.saveSeqPersistence(n, nil); err != nil {
+				return err
+			}
+		}
 		delete(e.seqs, n)
 	}
 	return nil

@@ -700,6 +700,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			}
 			// The table_rewrite triggers' notices come first.
 			res, err = e.afterNotices(func() (Result, error) { return e.alterTable(b) })
+			if err == nil && b.Persistence && b.New != nil && !s.restoring {
+				err = e.ownedSeqsPersistence(b.New.Name, b.New.Unlogged)
+			}
 			alterWarnings(&res, b)
 			e.pruneGrants()
 			if err == nil {
@@ -840,6 +843,10 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("COMMENT", func() (Result, error) { return e.execComment(b) })
 	case *sql.AlterRelOwner:
 		return s.ddl("ALTER "+strings.ToUpper(b.Kind), func() (Result, error) { return s.alterRelOwner(b) })
+	case *sql.RelSetTablespace:
+		return s.ddl(b.Tag, func() (Result, error) { return s.relSetTablespace(b) })
+	case *sql.SeqPersistence:
+		return s.ddl(map[bool]string{false: "ALTER SEQUENCE", true: "ALTER TABLE"}[b.Table], func() (Result, error) { return s.seqPersistence(b) })
 	case *sql.CreateRole:
 		return s.ddl("CREATE ROLE", func() (Result, error) { return e.createRole(b) })
 	case *sql.AlterRole:

@@ -164,6 +164,9 @@ func pgClass(o *catalogObjects, r *catRows) {
 		if rel.kind == 'i' || rel.kind == 'v' || rel.kind == 'S' || rel.kind == 'c' {
 			replident = "n"
 		}
+		if q := o.e.seqs[rel.key]; rel.kind == 'S' && q != nil && q.unlogged {
+			persistence = "u"
+		}
 		if def := rel.tableDef(); def != nil {
 			replident = string(rune(def.ReplIdent()))
 			if def.Unlogged {

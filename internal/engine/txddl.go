@@ -59,7 +59,7 @@ func blockCatalogKind(b sql.Bound) bool {
 	case *sql.AlterTable, *sql.Drop, *sql.CreateIndex, *sql.AlterSequence, *sql.DropSequence,
 		*sql.CreateFunction, *sql.DropFunction, *sql.CreateEnum, *sql.CreateComposite, *sql.AlterEnum,
 		*sql.DropType, *sql.CreateSchema, *sql.DropSchema, *sql.Comment, *sql.Grant, *sql.GrantSchema,
-		*sql.CreateTrigger, *sql.DropTrigger, *sql.CreateExtension, *sql.MoveRelation:
+		*sql.CreateTrigger, *sql.DropTrigger, *sql.CreateExtension, *sql.MoveRelation, *sql.SeqPersistence, *sql.RelSetTablespace:
 		return true
 	case *sql.CreateServer, *sql.DropSink:
 		// A server is a record of the driver (foreign_server.go).

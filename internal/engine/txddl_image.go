@@ -114,6 +114,7 @@ type sequenceCatalog struct {
 	cycle                bool
 	owner                [2]string
 	identity             bool
+	unlogged             bool
 }
 
 // sharedCatalog is a shared index's readers: dropping a view releases it
@@ -174,7 +175,7 @@ func (e *Engine) takeImage() *catalogImage {
 	}
 	for _, s := range e.seqs {
 		im.seqCats = append(im.seqCats, sequenceCatalog{s: s, typ: s.typ, inc: s.inc, min: s.min, max: s.max,
-			start: s.start, cache: s.cache, cycle: s.cycle, owner: s.owner, identity: s.identity})
+			start: s.start, cache: s.cache, cycle: s.cycle, owner: s.owner, identity: s.identity, unlogged: s.unlogged})
 	}
 	for name, t := range e.userTypes {
 		if d := t.Enum(); d != nil && t.Kind == value.Enum {
@@ -230,7 +231,7 @@ func (e *Engine) restoreImage(im *catalogImage) {
 		s := c.s
 		s.mu.Lock()
 		s.typ, s.inc, s.min, s.max, s.start = c.typ, c.inc, c.min, c.max, c.start
-		s.cache, s.cycle, s.owner, s.identity = c.cache, c.cycle, c.owner, c.identity
+		s.cache, s.cycle, s.owner, s.identity, s.unlogged = c.cache, c.cycle, c.owner, c.identity, c.unlogged
 		s.mu.Unlock()
 	}
 	for name, d := range im.enums {

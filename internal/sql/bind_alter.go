@@ -186,6 +186,12 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
 	if ao, ok, err := b.bindAlterRelOwner(as); ok {
 		return ao, err
 	}
+	if st, ok := bindRelSetTablespace(as); ok {
+		return st, nil
+	}
+	if sp, ok := b.bindSeqPersistence(as); ok {
+		return sp, nil
+	}
 	if as.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return nil, b.refuse(as.Relation.Location, "ALTER %s is not supported", strings.ToLower(strings.TrimPrefix(as.Objtype.String(), "OBJECT_")))
 	}
@@ -493,6 +499,9 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_TABCONSTRAINT {
 		return b.bindRenameConstraint(rs)
+	}
+	if br, ok, err := b.bindRenameRelation(rs); ok || err != nil {
+		return br, err
 	}
 	if bv, ok, err := b.bindRenameViewColumn(rs); ok || err != nil {
 		return bv, err

@@ -111,7 +111,7 @@ var catFuncs = map[string]catFunc{
 		case !ok:
 			return value.Null, nil
 		case def == "":
-			return value.Null, pgerr.New(pgerr.FeatureNotSupported, "pg_get_partition_constraintdef of a default or hash partition, or of a key of several columns, an expression or a type other than numbers, text, dates, times and booleans is not supported")
+			return value.Null, pgerr.New(pgerr.FeatureNotSupported, "pg_get_partition_constraintdef of a hash partition, or of a key of several columns, an expression or a type other than numbers, text, dates, times and booleans is not supported")
 		}
 		return text(def), nil
 	}},

@@ -17,6 +17,9 @@ type MoveRelation struct {
 	Key    string
 	NewKey string
 	Schema string
+	// Rename: ALTER … RENAME TO, a new name in the same schema
+	// (bind_rename_relation.go), not a move.
+	Rename bool
 	// Tag is the statement's command tag.
 	Tag string
 	// Notices are IF EXISTS's, when the relation does not exist; Key is

@@ -41,6 +41,9 @@ type CreateSequence struct {
 	// Temp marks CREATE TEMP SEQUENCE (or one made in pg_temp): the
 	// session's own, as its temporary tables.
 	Temp bool
+	// Unlogged marks CREATE UNLOGGED SEQUENCE, and the sequence of a
+	// serial or identity column of an unlogged table, as in PostgreSQL 15.
+	Unlogged bool
 }
 
 // AlterSequence is ALTER SEQUENCE.
@@ -189,14 +192,12 @@ func (b *binder) bindCreateSequence(cs *pg_query.CreateSeqStmt) (Bound, error) {
 	rv := cs.Sequence
 	temp := rv.Relpersistence == "t" || rv.Schemaname == "pg_temp"
 	switch {
-	case rv.Relpersistence == "u":
-		return nil, b.refuse(rv.Location, "unlogged sequences are not supported")
 	case temp && rv.Schemaname != "" && rv.Schemaname != "pg_temp":
 		return nil, b.stmt.errf(rv.Location, pgerr.InvalidTableDef, "cannot create temporary relation in non-temporary schema")
 	case !temp && rv.Schemaname != "" && rv.Schemaname != "public":
 		return nil, b.stmt.errf(rv.Location, pgerr.InvalidSchemaName, "schema %q does not exist", rv.Schemaname)
 	}
-	out := &CreateSequence{Name: rv.Relname, IfNotExists: cs.IfNotExists, Temp: temp}
+	out := &CreateSequence{Name: rv.Relname, IfNotExists: cs.IfNotExists, Temp: temp, Unlogged: rv.Relpersistence == "u"}
 	if err := b.seqOptions(cs.Options, &out.Opts, false, false); err != nil {
 		return nil, err
 	}
@@ -408,7 +409,7 @@ func (b *binder) serialColumn(ct *CreateTable, i int, k value.Kind, identity byt
 	if opts.Type == value.Unknown {
 		opts.Type = k
 	}
-	ct.Sequences = append(ct.Sequences, &CreateSequence{Name: name, Opts: opts, Owner: [2]string{ct.Name, col.Name}, Identity: identity != 0})
+	ct.Sequences = append(ct.Sequences, &CreateSequence{Name: name, Opts: opts, Owner: [2]string{ct.Name, col.Name}, Identity: identity != 0, Unlogged: ct.Unlogged})
 	col.NotNull = true
 	col.Identity = identity
 	var e expr.Expr = &expr.SeqCall{Fn: "nextval", Args: []expr.Expr{&expr.Const{V: value.NewText(value.Text, seqText(name)), T: value.TextType}}}
