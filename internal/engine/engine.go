@@ -128,6 +128,8 @@ type Engine struct {
 	extensionState
 	// castState holds CREATE CAST's casts (cast.go).
 	castState
+	// collationState holds CREATE COLLATION's collations (collation_user.go).
+	collationState
 	// inheritState holds the tables' inheritance links (inherit.go).
 	inheritState
 	// temps counts the sessions' temporary tables, tempSessions the

@@ -287,7 +287,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return s.storageAccess(b)
 	case *sql.ExplainAnalyze:
 		return s.explainAnalyzeAccess(b)
-	case *sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics:
+	case *sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics, *sql.CreateCollation, *sql.DropCollation, *sql.AlterCollation:
 		if s.block {
 			return accessSession // refused by ddl
 		}
@@ -961,6 +961,12 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.execStorage(b)
 	case *sql.ExplainAnalyze:
 		return s.explainAnalyze(b, rec)
+	case *sql.CreateCollation:
+		return s.ddl("CREATE COLLATION", func() (Result, error) { return s.createCollation(b) })
+	case *sql.DropCollation:
+		return s.ddl("DROP COLLATION", func() (Result, error) { return s.dropCollation(b) })
+	case *sql.AlterCollation:
+		return s.ddl("ALTER COLLATION", func() (Result, error) { return s.alterCollation(b) })
 	case *sql.CreateStatistics:
 		return s.ddl("CREATE STATISTICS", func() (Result, error) { return e.createStatistics(b) })
 	case *sql.DropStatistics:

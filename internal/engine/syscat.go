@@ -410,6 +410,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		name(value.RegNamespace, schemaOID(n), expr.QuoteIdent(n), n)
 	}
 	nameCollations(sc)
+	e.nameUserCollations(sc, path)
 	sc.SearchPath = path
 	dbACL, _ := e.databaseACL()
 	dbGrants := map[string]uint8{}

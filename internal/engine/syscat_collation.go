@@ -34,12 +34,13 @@ var builtinCollations = func() []string {
 }()
 
 // pgCollation lists pg_collation.
-func pgCollation(_ *catalogObjects, r *catRows) {
+func pgCollation(co *catalogObjects, r *catRows) {
 	for _, c := range collations {
 		r.add("oid", c.oid, "collname", c.name, "collnamespace", uint32(pgCatalogOID), "collowner", uint32(superuserOID),
 			"collprovider", c.provider, "collisdeterministic", true, "collencoding", c.encoding, "collcollate", c.collate, "collctype", c.collate)
 	}
 	pgCollationICU(r)
+	co.e.pgCollationUser(r)
 }
 
 // nameCollations lets regcollation read and print the collations: by

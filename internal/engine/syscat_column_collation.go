@@ -22,6 +22,9 @@ func collationOID(name string) uint32 {
 // its COLLATE clause's or its domain's collation, else its type's
 // (typeCollation) given as fallback.
 func columnCollationOID(c *sql.ColumnDef, fallback uint32) uint32 {
+	if c.UserColl != nil && fallback != 0 {
+		return c.UserColl.OID
+	}
 	if oid := collationOID(c.CollationName()); oid != 0 && fallback != 0 {
 		return oid
 	}
@@ -36,5 +39,9 @@ func infoCollation(c *sql.ColumnDef) []any {
 	if name == "" || name == "default" {
 		return nil
 	}
-	return []any{"collation_catalog", DatabaseName, "collation_schema", "pg_catalog", "collation_name", name}
+	schema := "pg_catalog"
+	if c.UserColl != nil {
+		schema = c.UserColl.Schema
+	}
+	return []any{"collation_catalog", DatabaseName, "collation_schema", schema, "collation_name", name}
 }

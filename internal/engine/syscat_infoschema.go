@@ -82,10 +82,18 @@ func infoViews(o *catalogObjects, r *catRows) {
 func infoDataType(c catCol, o *catalogObjects) []any {
 	t := c.typ
 	udt, oid := "", c.typOID
+	unwrapped := false
 	for i := 0; i < len(o.types); i++ {
 		if ct := o.types[i]; ct.oid == oid {
+			if ct.typtype == 'd' && unwrapped {
+				// A domain over a domain: PostgreSQL's views read one
+				// level of typbasetype, a user-defined type without a
+				// length or precision of its own.
+				sc, bare := o.e.splitKey(ct.name)
+				return []any{"data_type", "USER-DEFINED", "udt_catalog", DatabaseName, "udt_schema", sc, "udt_name", bare}
+			}
 			if ct.typtype == 'd' {
-				oid, i = ct.base, -1 // a domain's column is described by its base type
+				oid, i, unwrapped = ct.base, -1, true // a domain's column is described by its base type
 				continue
 			}
 			udt = ct.name

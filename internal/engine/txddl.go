@@ -74,6 +74,7 @@ func blockCatalogKind(b sql.Bound) bool {
 		*sql.CreateRule, *sql.DropRule, *sql.RenameRule, *sql.AlterRules, *sql.AlterTriggers,
 		*sql.AttachPartition, *sql.DetachPartition, *sql.AlterPartition, *sql.AlterInherit,
 		*sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics,
+		*sql.CreateCollation, *sql.DropCollation, *sql.AlterCollation,
 		*sql.CreateCast, *sql.DropCast, *sql.CreateRange, *sql.AlterComposite, *sql.RenameType,
 		*sql.AlterSchema, *sql.AlterExtension, *sql.DropExtension, *sql.GrantRoutine,
 		*sql.CreateEventTrigger, *sql.AlterEventTrigger, *sql.DropEventTrigger,

@@ -31,6 +31,7 @@ type catalogImage struct {
 	unpopulated  map[string]*sql.CreateView
 	viewStmts    map[string]viewStmt
 	stats        map[string]*statsObject
+	colls        map[string]*sql.UserCollation
 	evtTriggers  map[string]*evtTrigger
 	funcs        map[string][]*sql.Function
 	funcDeps     map[string][]string
@@ -152,7 +153,7 @@ func (e *Engine) takeImage() *catalogImage {
 	im := &catalogImage{
 		rules: cloneSlices(e.rules), tables: maps.Clone(e.tables), seqs: maps.Clone(e.seqs),
 		views: maps.Clone(e.views), named: maps.Clone(e.named), viewSettings: cloneNested(e.viewSettings),
-		unpopulated: maps.Clone(e.unpopulated), viewStmts: maps.Clone(e.viewStmts), stats: maps.Clone(e.stats),
+		unpopulated: maps.Clone(e.unpopulated), viewStmts: maps.Clone(e.viewStmts), stats: maps.Clone(e.stats), colls: maps.Clone(e.colls),
 		evtTriggers: maps.Clone(e.evtTriggers), funcs: cloneSlices(e.funcs), funcDeps: cloneSlices(e.funcDeps),
 		routineText: maps.Clone(e.routineText), aggs: cloneSlices(e.aggs), opers: cloneSlices(e.opers),
 		triggers: cloneSlices(e.triggers), rls: maps.Clone(e.rls), comments: cloneNested(e.comments),
@@ -209,6 +210,7 @@ func (e *Engine) takeImage() *catalogImage {
 func (e *Engine) restoreImage(im *catalogImage) {
 	e.rules, e.tables, e.seqs, e.views, e.named = im.rules, im.tables, im.seqs, im.views, im.named
 	e.viewSettings, e.unpopulated, e.viewStmts, e.stats = im.viewSettings, im.unpopulated, im.viewStmts, im.stats
+	e.colls = im.colls
 	e.evtTriggers, e.funcs, e.funcDeps, e.routineText = im.evtTriggers, im.funcs, im.funcDeps, im.routineText
 	e.aggs, e.opers, e.triggers, e.rls, e.comments = im.aggs, im.opers, im.triggers, im.rls, im.comments
 	e.owners, e.domains.byName, e.domains.views = im.owners, im.domainsBy, im.domainViews

@@ -170,6 +170,9 @@ func Bind(cat Catalog, s *Stmt) (Bound, error) {
 	if bd, ok, err := b.bindEventTriggerStmt(s.Node); ok {
 		return bd, err
 	}
+	if bd, ok, err := b.bindCollationStmt(s.Node); ok {
+		return bd, err
+	}
 	if err := b.checkTablespaces(s.Node); err != nil {
 		return nil, err
 	}

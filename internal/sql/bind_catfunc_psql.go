@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -12,10 +14,11 @@ import (
 // can be published (\d).
 func init() {
 	for _, name := range []string{"pg_conversion_is_visible", "pg_opclass_is_visible", "pg_opfamily_is_visible",
-		"pg_collation_is_visible", "pg_ts_config_is_visible", "pg_ts_dict_is_visible", "pg_ts_parser_is_visible",
+		"pg_ts_config_is_visible", "pg_ts_dict_is_visible", "pg_ts_parser_is_visible",
 		"pg_ts_template_is_visible"} {
 		catFuncs[name] = catFunc{sigs: [][]value.Kind{{oidK}}, result: boolK, strict: true, eval: builtinVisible}
 	}
+	catFuncs["pg_collation_is_visible"] = catFunc{sigs: [][]value.Kind{{oidK}}, result: boolK, strict: true, eval: collationVisible}
 	// A body of RETURN or BEGIN ATOMIC is kept as text (prosrc).
 	catFuncs["pg_get_function_sqlbody"] = catFunc{sigs: [][]value.Kind{{oidK}}, result: textK, strict: true,
 		eval: func(*expr.SysCatalog, []value.Value) (value.Value, error) { return value.Null, nil }}
@@ -42,6 +45,21 @@ func builtinVisible(_ *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		return value.NewBool(true), nil
 	}
 	return value.Null, nil
+}
+
+// collationVisible is pg_collation_is_visible: a built-in collation is;
+// a user one when regcollation prints it unqualified (its schema on the
+// search path); NULL for an oid of none.
+func collationVisible(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+	oid := a[0].OID()
+	if oid < firstUserOID {
+		return value.NewBool(true), nil
+	}
+	name, ok := sc.Names[value.RegCollation][oid]
+	if !ok {
+		return value.Null, nil
+	}
+	return value.NewBool(!strings.Contains(name, ".")), nil
 }
 
 // relKindWords name the relation kinds in pg_describe_object's text.

@@ -17,7 +17,7 @@ import (
 // deriveCollation wraps e, bound from n, in the ICU collation that an
 // explicit COLLATE among n's operands gives it, when e is a string that
 // does not apply it itself.
-func deriveCollation(n *pg_query.Node, e expr.Expr) expr.Expr {
+func (b *binder) deriveCollation(n *pg_query.Node, e expr.Expr) expr.Expr {
 	if n.GetCollateClause() != nil {
 		return e // bindCollate applied it
 	}
@@ -35,6 +35,9 @@ func deriveCollation(n *pg_query.Node, e expr.Expr) expr.Expr {
 	}
 	if c := value.LookupCollation(name); c != nil {
 		return &expr.Collate{E: e, ID: c.ID, Name: c.Name, Derived: true}
+	}
+	if uc := b.userCollationOf([]string{name}); uc != nil && uc.ID != 0 {
+		return &expr.Collate{E: e, ID: uc.ID, Name: uc.Name, Derived: true}
 	}
 	return e
 }

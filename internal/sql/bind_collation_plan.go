@@ -41,6 +41,14 @@ func planCollations(p plan.Node) []collState {
 	case *plan.Join:
 		in := append(planCollations(n.Left), planCollations(n.Right)...)
 		copy(out, in)
+	case *plan.SetOp:
+		for _, c := range []plan.Node{n.Left, n.Right} {
+			for i, st := range planCollations(c) {
+				if i < len(out) {
+					out[i] = mergeCollation(out[i], st)
+				}
+			}
+		}
 	case *plan.UnionAll:
 		for _, c := range n.Inputs {
 			for i, st := range planCollations(c) {

@@ -33,6 +33,9 @@ func (b *binder) columnCollation(cc *pg_query.CollateClause, t value.Type) (stri
 		}
 		return c.Name, nil
 	}
+	if uc := b.userCollationOf(names); uc != nil {
+		return uc.Name, nil
+	}
 	if err := b.checkCollation(names, cc.Location); err != nil {
 		return "", err
 	}
@@ -55,6 +58,9 @@ func (c *ColumnDef) CollationName() string {
 // ICUCollation is the ID of the ICU collation the column's references
 // carry (value.LookupCollation), 0 when it orders byte by byte.
 func (c *ColumnDef) ICUCollation() uint8 {
+	if c.UserColl != nil {
+		return c.UserColl.ID
+	}
 	if coll := value.LookupCollation(c.CollationName()); coll != nil {
 		return coll.ID
 	}

@@ -90,7 +90,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			return nil, err
 		}
 		colIdx[cd.Colname] = len(ct.Cols)
-		ct.Cols = append(ct.Cols, ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull, Domain: dom, Collation: coll})
+		ct.Cols = append(ct.Cols, ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull, Domain: dom, Collation: coll, UserColl: b.columnUserColl(cd.CollClause)})
 		if err := columnDefAttrs(cd, &ct.Cols[len(ct.Cols)-1]); err != nil {
 			return nil, err
 		}

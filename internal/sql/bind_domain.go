@@ -224,6 +224,9 @@ func (b *binder) domainCollation(cc *pg_query.CollateClause, base value.Type) (s
 	if value.PostgreSQLICUCollation(name) {
 		return "", b.checkCollation(parts, cc.Location)
 	}
+	if uc := b.userCollationOf(parts); uc != nil {
+		return "", b.refuse(cc.Location, "a domain's collation made by CREATE COLLATION (%s) is not supported", uc.QualifiedName())
+	}
 	return "", b.stmt.errf(cc.Location, pgerr.UndefinedObject, "collation %q for encoding \"UTF8\" does not exist", name)
 }
 

@@ -22,7 +22,7 @@ func (b *binder) bindExpr(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	if err != nil || e == nil {
 		return e, err
 	}
-	if e, err = b.implicitCollation(n, deriveCollation(n, e)); err != nil {
+	if e, err = b.implicitCollation(n, b.deriveCollation(n, e)); err != nil {
 		return nil, err
 	}
 	return b.zoned(foldNull(e)), nil
@@ -902,6 +902,15 @@ func (b *binder) bindCollate(s *scope, c *pg_query.CollateClause) (expr.Expr, er
 		}
 		return &expr.Collate{E: e, ID: coll.ID, Name: coll.Name}, nil
 	}
+	if uc := b.userCollationOf(names); uc != nil {
+		if k := e.Type().Kind; uc.ID != 0 && k != value.Text && k != value.Varchar && k != value.Char {
+			return nil, b.refuse(c.Location, "collation %s on type %s is not supported", expr.QuoteIdent(uc.Name), e.Type())
+		}
+		if uc.ID != 0 || carriesCollation(e) || readsColumns(e) {
+			return &expr.Collate{E: e, ID: uc.ID, Name: uc.Name}, nil
+		}
+		return e, nil
+	}
 	if err := b.checkCollation(names, c.Location); err != nil {
 		return nil, err
 	}
@@ -956,6 +965,9 @@ func (b *binder) checkCollation(names []string, loc int32) error {
 		case "C", "POSIX", "default", "ucs_basic":
 			return nil
 		}
+	}
+	if uc := b.userCollationOf(names); uc != nil {
+		return b.stmt.errf(loc, pgerr.FeatureNotSupported, "collation %s made by CREATE COLLATION is not supported here", uc.QualifiedName())
 	}
 	if !(len(names) == 1 && (names[0] == "C.utf8" || value.PostgreSQLICUCollation(names[0]))) {
 		return b.stmt.errf(loc, pgerr.UndefinedObject, "collation \"%s\" for encoding \"UTF8\" does not exist", strings.Join(names, "."))

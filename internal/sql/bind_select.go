@@ -158,6 +158,9 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 		}
 		cols[i] = plan.Column{Name: lc[i].Name, Type: t}
 	}
+	if err := b.setOpCollations(sel, l, r); err != nil {
+		return nil, err
+	}
 	l, r = castLiterals(l, cols, llit), castLiterals(r, cols, rlit)
 	if l, err = b.castColumns(l, cols); err != nil {
 		return nil, err
@@ -165,6 +168,8 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 	if r, err = b.castColumns(r, cols); err != nil {
 		return nil, err
 	}
+	coll := mergedCollations(l, r)
+	l, r = setOpCollate(l, coll), setOpCollate(r, coll)
 	if b.forView && !setOpsMaintained && sel.Op != pg_query.SetOperation_SETOP_UNION {
 		return nil, b.refuse(loc, "%s is not maintained in a view yet", word).WithHint("UNION and UNION ALL are maintained")
 	}

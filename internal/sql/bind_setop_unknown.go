@@ -100,7 +100,11 @@ func setOpTypeError(sql string, err error, right *pg_query.SelectStmt, i int) er
 		return e
 	}
 	if rt := right.TargetList[i].GetResTarget(); rt != nil && rt.Val != nil {
-		if loc := leftmostLoc(rt.Val); loc >= 0 {
+		val := rt.Val
+		for val.GetCollateClause() != nil && val.GetCollateClause().Arg != nil {
+			val = val.GetCollateClause().Arg // x COLLATE c is reported at x
+		}
+		if loc := leftmostLoc(val); loc >= 0 {
 			return e.At(sql, int(loc))
 		}
 	}

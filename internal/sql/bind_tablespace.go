@@ -76,8 +76,6 @@ func refuseObjectKinds(n *pg_query.Node) (ok bool, err error) {
 	case n.GetAlterTableSpaceOptionsStmt() != nil,
 		n.GetRenameStmt() != nil && n.GetRenameStmt().RenameType == pg_query.ObjectType_OBJECT_TABLESPACE:
 		return refuse("ALTER TABLESPACE is not supported", spaceHint)
-	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg_query.ObjectType_OBJECT_COLLATION:
-		return refuse("CREATE COLLATION is not supported", `the collations are "C", "POSIX" and "default"`)
 	case n.GetCreateConversionStmt() != nil:
 		return refuse("CREATE CONVERSION is not supported", "the server and its clients speak UTF8")
 	case n.GetCreatePublicationStmt() != nil, n.GetAlterPublicationStmt() != nil,

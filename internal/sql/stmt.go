@@ -35,6 +35,9 @@ type ColumnDef struct {
 	// Collation is the name of its COLLATE clause's collation, "" for
 	// none (CollationName).
 	Collation string
+	// UserColl is the collation CREATE COLLATION made that the COLLATE
+	// clause names; nil for a built-in one.
+	UserColl *UserCollation
 }
 
 // DefaultExpr returns the column's default, or else its domain's (nil:

@@ -63,7 +63,9 @@ func (ct *CreateTable) SQL() string {
 		}
 		// STORAGE and COMPRESSION come before COLLATE in the grammar.
 		b.WriteString(c.columnAttrsSQL())
-		if c.Collation != "" {
+		if c.UserColl != nil {
+			b.WriteString(" COLLATE " + c.UserColl.QualifiedName())
+		} else if c.Collation != "" {
 			b.WriteString(" COLLATE " + QuoteIdent(c.Collation))
 		}
 		if c.NotNull { // a key's columns too: they stay NOT NULL when it is dropped, as in PostgreSQL

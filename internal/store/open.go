@@ -109,9 +109,9 @@ func load(f *File, e *engine.Engine) error {
 		return nil
 	}
 	// Extensions first: a domain's or a table's default may call their
-	// functions.
+	// functions; collations too, which a table's column may name.
 	for _, en := range entries {
-		if en.Kind == engine.KindExtension {
+		if en.Kind == engine.KindExtension || en.Kind == engine.KindCollation {
 			if err := run(en); err != nil {
 				return err
 			}
@@ -191,7 +191,7 @@ func load(f *File, e *engine.Engine) error {
 		}
 	}
 	for i, en := range entries {
-		if early[i] || en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindInherit || afterRoles(en.Kind) {
+		if early[i] || en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindCollation || en.Kind == engine.KindInherit || afterRoles(en.Kind) {
 			continue
 		}
 		if err := run(en); err != nil {
@@ -234,7 +234,7 @@ func load(f *File, e *engine.Engine) error {
 func afterRoles(k engine.RelKind) bool {
 	switch k {
 	case engine.KindPolicy, engine.KindRoleBypassRLS, engine.KindRoleNoInherit, engine.KindRoleMember,
-		engine.KindTypeOwner, engine.KindRelOwner, engine.KindColumnGrants, engine.KindDefaultACL, engine.KindDatabaseACL, engine.KindTypeACL:
+		engine.KindTypeOwner, engine.KindCollationOwner, engine.KindRelOwner, engine.KindColumnGrants, engine.KindDefaultACL, engine.KindDatabaseACL, engine.KindTypeACL:
 		return true
 	}
 	return false

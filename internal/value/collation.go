@@ -141,3 +141,37 @@ func CollationByID(id uint8) *Collation {
 	defer collations.Unlock()
 	return collations.byID[id]
 }
+
+// UserCollation returns the collation called name that orders as the ICU
+// locale does (CREATE COLLATION name (provider = icu, locale = …)), nil
+// when deltaview does not support the locale. It carries an ID of its
+// own, so that messages name it, and is shared by every collation of that
+// name and locale the process knows: the ordering is the locale's.
+func UserCollation(name, locale string) *Collation {
+	if !icuLocales[locale] {
+		return nil
+	}
+	key := name + "\x00" + locale // no built-in collation's name has a NUL
+	collations.Lock()
+	defer collations.Unlock()
+	if c := collations.byName[key]; c != nil {
+		return c
+	}
+	if collations.n == 255 {
+		return nil
+	}
+	collations.n++
+	tag := language.MustParse(locale)
+	c := &Collation{ID: uint8(collations.n), Name: name, Locale: locale}
+	c.pool.New = func() any { return collate.New(tag) }
+	if collations.byName == nil {
+		collations.byName = map[string]*Collation{}
+	}
+	collations.byName[key] = c
+	collations.byID[c.ID] = c
+	return c
+}
+
+// ICULocaleSupported reports whether deltaview orders strings as
+// PostgreSQL's ICU collations of locale do.
+func ICULocaleSupported(locale string) bool { return icuLocales[locale] }
