@@ -223,6 +223,8 @@ type catProc struct {
 	execs []string
 	// execOptions are the roles of execs holding the grant option.
 	execOptions []string
+	// all are the parameters of every mode (syscat_proc_args.go).
+	all procArgs
 }
 
 type catRole struct {
@@ -768,8 +770,26 @@ func (e *Engine) catalogProcs() []catProc {
 					p.resultText = "TABLE(" + strings.Join(cols, ", ") + ")"
 				}
 			}
+			p.all = e.routineArgs(f)
+			if len(p.all.outs) == 1 && !f.Procedure && !f.Trigger {
+				// One output parameter is the result's type, as
+				// PostgreSQL has it.
+				p.ret = e.typeOID(p.all.outs[0], nil)
+				if !strings.Contains(f.Modes(), "t") {
+					p.resultText = p.all.outs[0].String()
+					if f.Set {
+						p.resultText = "SETOF " + p.resultText
+					}
+				}
+			} else if len(p.all.outs) > 1 && f.Set && !strings.Contains(f.Modes(), "t") {
+				p.resultText = "SETOF record"
+			}
 			if f.Procedure {
-				p.kind, p.ret, p.resultText = "p", 0, ""
+				// void, or record when it has output parameters
+				p.kind, p.ret, p.resultText = "p", 2278, ""
+				if len(p.all.outs) > 0 {
+					p.ret = 2249
+				}
 			}
 			p.oid = objectOID("function", p.signature())
 			p.def = e.functionDef(f, &p)

@@ -460,11 +460,15 @@ func pgProc(o *catalogObjects, r *catRows) {
 		if p.config != nil {
 			config = p.config
 		}
+		var allTypes, modes any
+		if p.all.modes != nil {
+			allTypes, modes, names = p.all.types, p.all.modes, p.all.names
+		}
 		r.add("oid", p.oid, "proname", proname, "pronamespace", schemaOID(sc), "proowner", owner, "proconfig", config,
 			"prolang", p.lang, "procost", cost, "prorows", rows, "provariadic", uint32(0),
 			"prosupport", value.NewReg(value.RegProc, 0, ""), "prokind", kind, "prosecdef", p.secdef, "proleakproof", false,
 			"proisstrict", p.strict, "proretset", p.set, "provolatile", volatile, "proparallel", "u", "pronargs", len(p.args),
-			"pronargdefaults", p.defaults, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "prosrc", p.src,
+			"pronargdefaults", p.defaults, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "proallargtypes", allTypes, "proargmodes", modes, "prosrc", p.src,
 			"proacl", p.acl)
 	}
 	pgProcExtensions(o, r)

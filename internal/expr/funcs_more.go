@@ -29,10 +29,19 @@ func init() {
 			return f(x), nil
 		}))
 	}
-	f1("sin", cSin)
-	f1("cos", cCos)
-	f1("tan", cTan)
-	f1("cot", func(x float64) float64 { return 1 / cTan(x) })
+	// As PostgreSQL: an infinite angle is out of range (NaN stays NaN).
+	trig := func(name string, f func(float64) float64) {
+		strict(name, kinds(F8), value.Float8Type, floatErrFn(func(x float64) (float64, error) {
+			if math.IsInf(x, 0) {
+				return 0, pgerr.New(pgerr.NumericOutOfRange, "input is out of range")
+			}
+			return f(x), nil
+		}))
+	}
+	trig("sin", cSin)
+	trig("cos", cCos)
+	trig("tan", cTan)
+	trig("cot", func(x float64) float64 { return 1 / cTan(x) })
 	domain("asin", -1, 1, cAsin)
 	domain("acos", -1, 1, cAcos)
 	f1("atan", cAtan)
@@ -40,8 +49,22 @@ func init() {
 		return float8(cAtan2(a[0].Float(), a[1].Float())), nil
 	})
 	// As PostgreSQL: divided and multiplied by RADIANS_PER_DEGREE.
-	f1("degrees", func(x float64) float64 { return x / radiansPerDegree })
-	f1("radians", func(x float64) float64 { return x * radiansPerDegree })
+	// float8_div's and float8_mul's checks: a finite angle whose result
+	// overflows, or a non-zero one whose result underflows, is an error.
+	strict("degrees", kinds(F8), value.Float8Type, floatErrFn(func(x float64) (float64, error) {
+		r := x / radiansPerDegree
+		if math.IsInf(r, 0) && !math.IsInf(x, 0) {
+			return 0, pgerr.New(pgerr.NumericOutOfRange, "value out of range: overflow")
+		}
+		return r, nil
+	}))
+	strict("radians", kinds(F8), value.Float8Type, floatErrFn(func(x float64) (float64, error) {
+		r := x * radiansPerDegree
+		if r == 0 && x != 0 {
+			return 0, pgerr.New(pgerr.NumericOutOfRange, "value out of range: underflow")
+		}
+		return r, nil
+	}))
 	f1("cbrt", pgCbrt)
 	strict("||/", kinds(F8), value.Float8Type, floatFn(pgCbrt))
 	register(&FuncDef{Name: "pi", Params: kinds(), Result: value.Float8Type, Eval: func([]value.Value) (value.Value, error) {

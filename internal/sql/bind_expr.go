@@ -374,6 +374,9 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	if t.Kind.IsReg() {
 		return b.regCast(e, t.Kind, c)
 	}
+	if t.Kind.IsArray() && t.Kind.Elem().IsReg() {
+		return b.regArrayCast(e, t, c)
+	}
 	out, err := expr.Coerce(e, t, true)
 	if err != nil {
 		loc := c.Location

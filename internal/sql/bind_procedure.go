@@ -76,6 +76,7 @@ func (b *binder) bindCreateProcedure(cf *pg_query.CreateFunctionStmt) (Bound, er
 		return nil, err
 	}
 	var stmts []string
+	var last *pg_query.Node // the body's final statement
 	switch {
 	case cf.SqlBody != nil:
 		for _, l := range cf.SqlBody.GetList().GetItems() {
@@ -85,6 +86,7 @@ func (b *binder) bindCreateProcedure(cf *pg_query.CreateFunctionStmt) (Bound, er
 					return nil, pgerr.Wrap(err)
 				}
 				stmts = append(stmts, sqlProcStatement(s, text))
+				last = s
 			}
 		}
 	case body == nil:
@@ -108,7 +110,14 @@ func (b *binder) bindCreateProcedure(cf *pg_query.CreateFunctionStmt) (Bound, er
 				end = len(f.Source)
 			}
 			stmts = append(stmts, sqlProcStatement(rs.Stmt, f.Source[rs.StmtLocation:end]))
+			last = rs.Stmt
 		}
+	}
+	if outs := procOutputNames(f); len(outs) > 0 && last != nil && last.GetSelectStmt() != nil && last.GetSelectStmt().IntoClause == nil {
+		// As PostgreSQL: the final SELECT's row is the output
+		// parameters' values (NULLs when it has none).
+		from := strings.TrimPrefix(stmts[len(stmts)-1], "PERFORM * ")
+		stmts[len(stmts)-1] = "SELECT * INTO " + strings.Join(outs, ", ") + " " + from
 	}
 	f.Source = "BEGIN\n" + strings.Join(stmts, ";\n") + ";\nEND"
 	if len(stmts) == 0 {
@@ -125,6 +134,23 @@ func (b *binder) bindCreateProcedure(cf *pg_query.CreateFunctionStmt) (Bound, er
 	}
 	f.PLSQL = "CREATE PROCEDURE " + expr.QuoteIdent(f.Name) + "(" + strings.Join(params, ", ") + ") LANGUAGE plpgsql AS $plsql$" + f.Source + "$plsql$"
 	return &CreateFunction{Func: f, Replace: cf.Replace, Settings: settings}, nil
+}
+
+// procOutputNames are the quoted names of a procedure's INOUT and OUT
+// parameters, none when one of them has no name (the final SELECT then
+// fills nothing).
+func procOutputNames(f *Function) []string {
+	var out []string
+	for i, p := range f.Params {
+		if f.ArgModes[i] == 'i' {
+			continue
+		}
+		if p.Name == "" {
+			return nil
+		}
+		out = append(out, expr.QuoteIdent(p.Name))
+	}
+	return out
 }
 
 // sqlProcStatement is a statement of a LANGUAGE sql procedure as PL/pgSQL

@@ -1,6 +1,7 @@
 package value
 
 import (
+	"math"
 	"strings"
 	"time"
 
@@ -245,7 +246,10 @@ func Extract(field string, v Value) (Value, error) {
 		if !dateIsFinite(v.n) {
 			return infiniteField(u, v.n == DateNegInfinity, k, field)
 		}
-		r, ok := dateField(u, splitTimestamp(v.n*usecsPerDay), true)
+		// The day itself, not its midnight's timestamp, which a date
+		// past the timestamp range would overflow.
+		y, m, d := civilFromDays(v.n)
+		r, ok := dateField(u, tsFields{y: y, m: m, d: d, days: v.n}, true)
 		if !ok {
 			return Null, errUnitNotSupported(field, k)
 		}
@@ -255,7 +259,20 @@ func Extract(field string, v Value) (Value, error) {
 			return infiniteField(u, v.n == TimestampNegInfinity, k, field)
 		}
 		if u == "epoch" {
-			return NewNumeric(apd.New(v.n-unixEpochMicros, -6)), nil
+			// In numeric, as PostgreSQL: near the end of the range the
+			// difference from 1970 overflows 64 bits.
+			if v.n <= math.MaxInt64+unixEpochMicros {
+				return NewNumeric(apd.New(v.n-unixEpochMicros, -6)), nil
+			}
+			// PostgreSQL then divides in numeric, whose quotient of
+			// these magnitudes keeps 4 decimals, and rounds to 6.
+			var d apd.Decimal
+			ctx := apd.BaseContext.WithPrecision(40)
+			ctx.Rounding = apd.RoundHalfUp
+			ctx.Sub(&d, apd.New(v.n, -6), apd.New(unixEpochMicros, -6))
+			ctx.Quantize(&d, &d, -4)
+			ctx.Quantize(&d, &d, -6)
+			return NewNumeric(&d), nil
 		}
 		if k == TimestampTZ && strings.HasPrefix(u, "timezone") {
 			return NewNumeric(apd.New(0, 0)), nil

@@ -512,6 +512,15 @@ func intervalArith(op byte, a, b Value) (r Value, ok bool, err error) {
 			return Null, true, errOperator(string(op), a, b)
 		}
 		s := b.Span()
+		// An infinity stays itself whatever the interval (PostgreSQL
+		// does not check the interval's negation first).
+		if a.kind == Date && !dateIsFinite(a.n) {
+			tv, err := convertDateTime(a, Timestamp)
+			return tv, true, err
+		}
+		if (a.kind == Timestamp || a.kind == TimestampTZ) && !tsIsFinite(a.n) {
+			return a, true, nil
+		}
 		if op == '-' {
 			if s, err = negSpan(s); err != nil {
 				return Null, true, err
