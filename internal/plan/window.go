@@ -295,6 +295,9 @@ func (f *WinFunc) String() string {
 	case WinNthValue:
 		args = append(args, f.Arg.String(), f.nString())
 	case WinAgg:
+		if s, ok := f.jsonString(); ok {
+			return s
+		}
 		if f.Call != nil {
 			return f.Call.String()
 		}
