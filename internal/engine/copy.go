@@ -293,11 +293,11 @@ func (e *Engine) copyFeed(t *table, dec source.Decoder, cr *copyReader, total in
 			if tf != nil {
 				i, done, err := e.copyFiring(tf, b.Rows)
 				if err != nil {
-					return fail(source.At(err, copyName(e, t), b.Lines[i], ""))
+					return fail(copyRowError(err, copyName(e, t), b, i, tf))
 				}
 				n += int64(done - k) // the rows BEFORE triggers skipped
 			} else if i, err := e.applyBatch(t, b.Changes, b.Rows); err != nil {
-				return fail(source.At(err, copyName(e, t), b.Lines[i], ""))
+				return fail(copyRowError(err, copyName(e, t), b, i, tf))
 			}
 			n += int64(k)
 			if n/copyRowsPerReport != before/copyRowsPerReport {

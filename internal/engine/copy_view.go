@@ -52,7 +52,7 @@ func (e *Engine) execCopyView(c *sql.Copy) (Result, error) {
 		for i, row := range b.Rows {
 			_, ok, err := fire.instead(sql.TriggerInsert, nil, slices.Clone(row))
 			if err != nil {
-				return Result{}, source.At(err, st.Name, b.Lines[i], "")
+				return Result{}, source.At(err, st.Name, b.Lines[i], b.LineText(i))
 			}
 			if ok {
 				n++

@@ -260,16 +260,27 @@ func (r *returner) addID(e *Engine, res *Result, env value.Row, id uint64, w row
 	if r.sys == nil {
 		return r.add(res, env)
 	}
+	if r.sys.Routed && (w == wroteInsert || w == wroteUpsert) {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot retrieve a system column in this context")
+	}
 	if len(env) < r.sys.Width {
 		return pgerr.New(pgerr.FeatureNotSupported, "system columns in this RETURNING list are not supported")
 	}
 	vals := plan.SystemValues(id)
-	if err := e.writtenSystemValues(&vals, w); err != nil {
+	err := e.writtenSystemValues(&vals, w)
+	if err != nil {
 		return err
 	}
 	full := make(value.Row, 0, r.sys.Width+len(plan.SystemColumns))
 	full = append(append(full, env[:r.sys.Width]...), vals[:]...)
-	full = append(full, value.NewOid(r.sys.OID))
+	oid := value.NewOid(r.sys.OID)
+	if r.sys.Part != nil {
+		// The partition that holds the row written, as it is routed.
+		if oid, err = r.sys.Part.Eval(env); err != nil {
+			return err
+		}
+	}
+	full = append(full, oid)
 	return returning(res, r.exprs, full)
 }
 

@@ -269,8 +269,11 @@ type WinFunc struct {
 	// NExpr is a non-constant ntile, nth_value, lag or lead argument
 	// (N's), over the current row (ntile: the partition's first). A view
 	// has one only when it reads nothing but the outer query's columns,
-	// the same over a partition: ResolveOuter evaluates it into N.
-	NExpr expr.Expr
+	// the same over a partition: ResolveOuter evaluates it into N; or,
+	// NPerRow set, one that reads the row's own columns (lag, lead,
+	// nth_value), evaluated for each row as PostgreSQL does.
+	NExpr   expr.Expr
+	NPerRow bool
 	// Call, ad hoc only, is an aggregate over the frame that only the
 	// from-scratch evaluation computes (the statistical aggregates, the
 	// json aggregates' array_agg): its arguments are over the window's
@@ -292,6 +295,9 @@ func (f *WinFunc) String() string {
 	case WinNthValue:
 		args = append(args, f.Arg.String(), f.nString())
 	case WinAgg:
+		if s, ok := f.jsonString(); ok {
+			return s
+		}
 		if f.Call != nil {
 			return f.Call.String()
 		}

@@ -7,9 +7,10 @@ import (
 
 // PerPartition reports whether the call reads values that are the same
 // over a partition but not constant: the frame offsets or the count read
-// from an enclosing query (StartExpr, EndExpr, NExpr).
+// from an enclosing query (StartExpr, EndExpr, NExpr but one read from
+// each row).
 func (f *WinFunc) PerPartition() bool {
-	return f.NExpr != nil || f.Frame.StartExpr != nil || f.Frame.EndExpr != nil
+	return f.NExpr != nil && !f.NPerRow || f.Frame.StartExpr != nil || f.Frame.EndExpr != nil
 }
 
 // ResolveFrame returns f with the frame offsets it reads from an
@@ -58,7 +59,7 @@ func (f WinFunc) ResolveFrame(first value.Row) (WinFunc, error) {
 // positive (ntile, nth_value).
 func (f WinFunc) ResolveOuter(first value.Row) (WinFunc, error) {
 	f, err := f.ResolveFrame(first)
-	if err != nil || f.NExpr == nil {
+	if err != nil || f.NExpr == nil || f.NPerRow {
 		return f, err
 	}
 	{

@@ -60,6 +60,10 @@ type Batch struct {
 	Lines []int64
 	// More reports that the source transaction goes on in the next batch.
 	More bool
+	// text and textEnds keep each row's record, when the decoder keeps
+	// them (batch_text.go).
+	text     []byte
+	textEnds []int
 }
 
 // Len is the number of changes or rows in b.

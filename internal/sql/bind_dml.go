@@ -195,6 +195,7 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, retScope, nil, ins.ReturningList); err != nil {
 		return nil, err
 	}
+	retSys.markRouted(out.Returning, b.leafTarget())
 	if auto != nil {
 		return b.autoInsert(out, in, insertGiven(ins, in, out.Source), auto, rel)
 	}

@@ -526,10 +526,19 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 		if len(expr.Columns(e)) > 0 || e.Volatile() || expr.HasOuter(e) {
 			// A view evaluates one that reads only the outer query's
 			// columns once per partition, which decorrelation leads
-			// with the outer values.
-			if !b.forView || len(expr.Columns(e)) == 0 && !e.Volatile() {
-				fn.NExpr = e // evaluated per row ad hoc
+			// with the outer values; one that reads the row's own
+			// columns for each row (lag, lead, nth_value), as
+			// PostgreSQL does. ntile reads its count from the
+			// partition's first row, which ties leave unsettled, and a
+			// volatile count would change under maintenance.
+			own := len(expr.Columns(e)) > 0
+			if !b.forView || !e.Volatile() && (!own || name != "ntile") {
+				fn.NExpr, fn.NPerRow = e, own // evaluated per row ad hoc
 				return nil
+			}
+			if !e.Volatile() {
+				return b.refuse(nodeLoc(n, f.Location), "the argument of ntile must not read the rows' columns in a view").
+					WithHint("ad-hoc queries accept it; PostgreSQL reads it from the first row of each partition, which peers leave unsettled")
 			}
 			return b.refuse(nodeLoc(n, f.Location), "the argument of %s must be a constant here", name).
 				WithHint("ad-hoc queries accept it; in a view, use a constant")

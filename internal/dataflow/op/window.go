@@ -312,6 +312,24 @@ func (w *Window) resolve(pt *winPart) error {
 	return nil
 }
 
+// rowN is the count a row reads from its own columns (NPerRow): lag's
+// offset negated (the step back), lead's as it is, nth_value's with
+// PostgreSQL's error when it is not positive; null when it is NULL.
+func (w *Window) rowN(e *winElem) (int64, bool, error) {
+	v, err := w.fn.NExpr.Eval(e.row)
+	switch {
+	case err != nil:
+		return 0, false, err
+	case v.IsNull():
+		return 0, true, nil
+	case w.fn.Kind == plan.WinLag:
+		return -v.Int(), false, nil
+	case w.fn.Kind == plan.WinNthValue && v.Int() <= 0:
+		return 0, false, pgerr.New("22016", "argument of nth_value must be greater than zero")
+	}
+	return v.Int(), false, nil
+}
+
 // winMergeAt is the number of changes to a partition in one step beyond
 // which they are merged into it in one pass, building its tree again,
 // rather than inserted one by one (a cold start's rows, say), when they
@@ -512,6 +530,10 @@ func (w *Window) recompute(pt *winPart) error {
 		return w.distribution(pt, lo, hi)
 	case plan.WinLag, plan.WinLead:
 		k := int(min(max(f.N, -f.N), int64(n)))
+		if f.NPerRow {
+			// Each row reads its own offset: a change may reach any row.
+			k = n
+		}
 		lo, hi = max(0, lo-k), min(n, hi+k)
 		pt.from, pt.to = lo, hi
 		off := f.N
@@ -520,7 +542,14 @@ func (w *Window) recompute(pt *winPart) error {
 		}
 		for i := lo; i < hi; i++ {
 			nv := value.Null
-			if !f.NullN {
+			null := f.NullN
+			if f.NPerRow {
+				var err error
+				if off, null, err = w.rowN(t.at(&r, i)); err != nil {
+					return err
+				}
+			}
+			if !null {
 				if j := int64(i) + off; j >= 0 && j < int64(n) {
 					nv = t.at(&q, int(j)).arg
 				} else if f.Default != nil {
@@ -819,10 +848,16 @@ func (w *Window) computeFrames(pt *winPart, from, to, hi int) error {
 				nv = arg(&re, j)
 			}
 		case plan.WinNthValue:
-			if f.NullN {
+			k, null := f.N, f.NullN
+			if f.NPerRow {
+				if k, null, err = w.rowN(e); err != nil {
+					return err
+				}
+			}
+			if null {
 				break
 			}
-			if j := p.at(int(min(f.N-1, int64(n)))); j >= 0 {
+			if j := p.at(int(min(k-1, int64(n)))); j >= 0 {
 				nv = arg(&rs, j)
 			}
 		default:
@@ -1023,6 +1058,10 @@ func (w *Window) Info() dataflow.Info {
 	case f.Kind == plan.WinPercentRank || f.Kind == plan.WinCumeDist || f.Kind == plan.WinNtile:
 		info.Cost = "the whole partition when its size changes, else the changed rows and their peers" + move
 		info.Unbounded = "a row entering or leaving a partition changes the result of every row of it"
+		return info
+	case (f.Kind == plan.WinLag || f.Kind == plan.WinLead) && f.NPerRow:
+		info.Cost = "every row of the partition of a change" + move
+		info.Unbounded = "an offset read from each row: a change may change the result of any row of its partition"
 		return info
 	case (f.Kind == plan.WinLag || f.Kind == plan.WinLead) && f.NExpr != nil:
 		info.Cost = "the rows within the partition's offset of a change" + move

@@ -135,6 +135,7 @@ func (d *Decoder) Next() (*source.Batch, error) {
 	}
 	b := &d.b
 	b.Rows, b.Lines, b.More = b.Rows[:0], b.Lines[:0], true
+	b.ResetText()
 	ncols := len(d.t.Columns)
 	var slab []value.Value
 	for len(b.Rows) < BatchRows {
@@ -179,6 +180,7 @@ func (d *Decoder) Next() (*source.Batch, error) {
 		}
 		b.Rows = append(b.Rows, row)
 		b.Lines = append(b.Lines, d.line)
+		b.KeepText(rec)
 		if err == io.EOF {
 			break
 		}

@@ -2,7 +2,8 @@ package copyfmt
 
 import (
 	"bytes"
-	"unicode/utf8"
+
+	"github.com/deltaview/deltaview/internal/source"
 )
 
 // PostgreSQL numbers COPY's lines as it reads them: one per record, plus
@@ -21,20 +22,6 @@ func (d *Decoder) countEmbedded(rec []byte) {
 	}
 }
 
-// maxShownLine is how much of a record an error's CONTEXT shows, as
-// PostgreSQL's MAX_COPY_DATA_DISPLAY.
-const maxShownLine = 100
-
-// lineText is the CONTEXT's tail naming the record an error is about,
-// as PostgreSQL gives it: `: "text"`, cut after 100 bytes (on a
-// character's boundary) with "...".
-func lineText(rec []byte) string {
-	if len(rec) <= maxShownLine {
-		return `: "` + string(rec) + `"`
-	}
-	n := maxShownLine
-	for n > 0 && !utf8.RuneStart(rec[n]) {
-		n--
-	}
-	return `: "` + string(rec[:n]) + `..."`
-}
+// lineText is the CONTEXT's tail naming the record an error is about
+// (source.LineText).
+func lineText(rec []byte) string { return source.LineText(rec) }
