@@ -23,7 +23,7 @@ var imageOf = map[string]string{
 	"inheritChild": "inheritChild", "schemas": "schemas", "indexes": "indexes",
 	"matIndexes": "matIndexes", "parts": "parts", "order": "order", "deps": "deps",
 	"notes": "notes", "roles": "roles", "grants": "grants", "grantOrder": "grantOrder", "defACLs": "defACLs", "dbACL": "dbACL", "dbACLOrder": "dbACLOrder", "typeACLs": "typeACLs", "typeOptions": "typeOptions", "colGrants": "colGrants", "deferKeys": "deferKeys",
-	"nextID": "nextID", "shared.m": "shared", "shared.list": "sharedList",
+	"nextID": "nextID", "shared.m": "shared", "shared.list": "sharedList", "colls": "colls",
 }
 
 // notCatalog are the Engine's fields that no catalog change of a block
