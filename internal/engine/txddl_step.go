@@ -29,12 +29,13 @@ type blockStep struct {
 // partial view reads (its target applies MERGE semantics, which a
 // negated delta does not undo).
 func (e *Engine) refuseStepped(what string, log []change) error {
+	partial := e.partialReads()
 	for i := range log {
 		c := &log[i]
 		if !e.isRead(c.t) {
 			continue
 		}
-		if c.w == 0 || e.partialReader(c.t.name) {
+		if c.w == 0 || partial[c.t.name] {
 			return pgerr.New(pgerr.FeatureNotSupported, "%s after a change to table %s, which a materialized view reads, is not supported in the same transaction block", what, e.bareName(c.t.name)).
 				WithHint("make the catalog changes before the data changes, or commit the data changes first")
 		}
@@ -42,14 +43,21 @@ func (e *Engine) refuseStepped(what string, log []change) error {
 	return nil
 }
 
-// partialReader reports whether a partial view reads relation name.
-func (e *Engine) partialReader(name string) bool {
+// partialReads returns the relations partial views read (nil when no
+// view is partial).
+func (e *Engine) partialReads() map[string]bool {
+	var out map[string]bool
 	for _, v := range e.order {
-		if _, ok := v.(*pview); ok && slices.Contains(v.relations(), name) {
-			return true
+		if _, ok := v.(*pview); ok {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			for _, r := range v.relations() {
+				out[r] = true
+			}
 		}
 	}
-	return false
+	return out
 }
 
 // blockDeltas returns the consolidated changes of log to the tables the
