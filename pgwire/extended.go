@@ -185,10 +185,14 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 		}
 		var oids []uint32
 		if ps.p != nil && ps.cmd == nil {
+			doms := ps.p.ParamDomainOIDs()
 			for i, t := range ps.p.ParamTypes() {
 				oid := pgbinary.TypeOID(t)
+				if i < len(doms) && doms[i] != 0 {
+					oid = doms[i] // of a domain, which t is the base type of
+				}
 				if i < len(ps.declared) && ps.declared[i] != 0 && ps.declared[i] != oidUnknown {
-					oid = ps.declared[i] // a domain's, which t is the base type of
+					oid = ps.declared[i]
 				}
 				oids = append(oids, oid)
 			}

@@ -606,10 +606,11 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	}
 	mark := len(e.tx.log)
 	defer e.beginQuery()()
-	lazy := del.Using == nil && lazyWhere(del.Where) // dml_delete_where.go
+	lazy := lazyWhere(del.Where) // dml_delete_where.go
 	var ts []target
+	var using []value.Row
 	if lazy {
-		ts, err = e.deleteCandidates(t, del.Where)
+		ts, using, err = e.deleteCandidatesUsing(t, del.Using, del.Where)
 	} else {
 		ts, err = e.targets(t, del.Using, del.Where)
 	}
@@ -626,7 +627,7 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	for _, tg := range ts {
 		e.follow(&gen, &t, tf) // a function the statement calls may rename the table
 		if lazy {
-			if ok, err := stillAccepted(t, &tg, del.Where); err != nil {
+			if ok, err := stillAccepted(t, &tg, using, del.Using != nil, del.Where); err != nil {
 				return Result{}, err
 			} else if !ok {
 				continue

@@ -30,3 +30,19 @@ func (s *Session) CheckArgs(p *Prepared, args []value.Value) error {
 	}
 	return nil
 }
+
+// ParamDomainOIDs returns, for each parameter $1…$n of the last binding,
+// the oid of the domain it is of (declared, or inferred from a cast or
+// an assignment to a column of the domain, as PostgreSQL infers it),
+// 0 for a parameter of a base type: what ParameterDescription reports.
+func (p *Prepared) ParamDomainOIDs() []uint32 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]uint32, len(p.types))
+	for _, slot := range p.domains {
+		if slot.N >= 1 && slot.N <= len(out) {
+			out[slot.N-1] = objectOID("type", slot.Domain.Name())
+		}
+	}
+	return out
+}

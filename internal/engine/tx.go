@@ -91,7 +91,7 @@ func (e *Engine) autocommit(fn func() (Result, error)) (Result, error) {
 // PL/pgSQL code, whose statement's transaction commits it.
 func (e *Engine) atomically(fn func() (Result, error)) (Result, error) {
 	tx := e.begin()
-	mark, restarts := len(tx.log), len(tx.restarts)
+	mark, restarts, cat := len(tx.log), len(tx.restarts), e.catalogMark()
 	res, err := fn()
 	if err == nil && e.fkeys != nil {
 		err = e.enforceForeignKeys(mark)
@@ -101,6 +101,12 @@ func (e *Engine) atomically(fn func() (Result, error)) (Result, error) {
 	}
 	if err != nil {
 		e.undoRestarts(restarts)
+		if e.steppedSince(cat) {
+			// The views stepped with rows the statement changed: its
+			// catalog changes go with its rows, newest first, so that
+			// their undo finds the tables as their steps did.
+			e.undoCatalog(cat)
+		}
 		e.undoTo(mark)
 		return Result{}, err
 	}
@@ -244,7 +250,7 @@ func (e *Engine) commit() error {
 		tx.full, tx.log = tx.log, tx.log[tx.from:]
 	}
 	var err error
-	if len(tx.log) > 0 || len(tx.pending) > 0 {
+	if len(tx.log) > 0 || len(tx.pending) > 0 || e.txd != nil && e.txd.held != nil {
 		ph := e.startPhases()
 		e.ph, e.stepping = ph, true
 		e.bigCommit = e.parallelCommit(len(tx.log) + 2*len(tx.pending))
@@ -318,7 +324,7 @@ func (e *Engine) commitDeltas(tx *txn, temporal bool) error {
 	deltas, one, changed := e.tableDeltas(tx.log)
 	events, nEvents, anyEvents := e.tableEvents(tx.log)
 	ph.mark("table deltas")
-	if len(deltas) == 0 && nEvents == 0 {
+	if len(deltas) == 0 && nEvents == 0 && (e.txd == nil || e.txd.held == nil) {
 		ts := e.ts
 		if changed || anyEvents {
 			ts++ // a commit that no view reads
@@ -381,6 +387,9 @@ func (e *Engine) stepViews(tx *txn, in *stepInput, temporal bool) ([]matView, er
 		}
 	}
 	ph.mark("index stage")
+	// The subscribers and sinks of a block whose catalog changes stepped
+	// the views receive those steps with this one (txddl_step.go).
+	deltas = e.withHeld(deltas)
 	// The store stages the transaction before the sinks commit theirs and
 	// makes it durable after: a store that refuses it refuses it before
 	// any sink holds it.

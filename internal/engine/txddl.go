@@ -7,6 +7,7 @@ import (
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/zset"
 )
 
 // txDDL keeps the catalog side of the writer's transaction block once a
@@ -21,11 +22,14 @@ type txDDL struct {
 	done  chan struct{}
 	undo  []catalogUndo
 	// base is the length of the log written to the store: the rows the
-	// block changed before its last catalog change, which no
-	// materialized view read then (refused otherwise), and which the
-	// views built since read from the tables. The commit steps the views
-	// with the log after it and writes only that.
+	// block changed before its last catalog change, which the views
+	// stepped with at that change (txddl_step.go) and the views built
+	// since read from the tables. The commit steps the views with the
+	// log after it and writes only that.
 	base int
+	// held are the views' deltas of the block's steps, summed, which
+	// the commit delivers with its own (commitBlock, withHeld).
+	held map[string]zset.ZSet
 	// broken is the store's failure to undo a catalog change: the block
 	// can only roll back.
 	broken error
@@ -33,11 +37,13 @@ type txDDL struct {
 
 // catalogUndo undoes one catalog change of a block: the log's length and
 // the base before it, the store's mark (-1 without a store), the
-// catalog's image and the undo of what a driver holds (onCatalogUndo).
+// catalog's image, the undo of what a driver holds (onCatalogUndo) and
+// the step the views took before the change (nil when none did).
 type catalogUndo struct {
 	mark, base, store int
 	im                *catalogImage
 	drivers           []func()
+	step              *blockStep
 }
 
 // blockCatalogKind reports whether b is a catalog change that may run
@@ -159,7 +165,8 @@ func (s *Session) blockCatalog(what string, run func() (Result, error)) (Result,
 	// anyway fails with its own error, as in PostgreSQL.
 	refusal := e.refuseStepped(what, tx.log[d.base:])
 	u := catalogUndo{mark: len(tx.log), base: d.base, store: -1, im: e.takeImage()}
-	if bs, ok := e.store.(BlockStore); ok {
+	bs, _ := e.store.(BlockStore)
+	if bs != nil {
 		m, err := bs.Mark()
 		if err != nil {
 			return Result{}, err
@@ -169,6 +176,18 @@ func (s *Session) blockCatalog(what string, run func() (Result, error)) (Result,
 			e.undoStore(bs, m)
 			return Result{}, err
 		}
+	}
+	if refusal == nil {
+		// The views step with the rows changed since the last catalog
+		// change: the change starts from views that hold the tables.
+		st, err := e.stepBlock(tx.log[d.base:])
+		if err != nil {
+			if bs != nil {
+				e.undoStore(bs, u.store)
+			}
+			return Result{}, err
+		}
+		u.step = st
 	}
 	d.base = len(tx.log)
 	d.undo = append(d.undo, u)
@@ -181,19 +200,6 @@ func (s *Session) blockCatalog(what string, run func() (Result, error)) (Result,
 		return Result{}, err
 	}
 	return res, nil
-}
-
-// refuseStepped refuses a catalog change after changes of the block that
-// a materialized view reads: the views would have to step with them
-// before the change, and again at commit.
-func (e *Engine) refuseStepped(what string, log []change) error {
-	for i := range log {
-		if e.isRead(log[i].t) {
-			return pgerr.New(pgerr.FeatureNotSupported, "%s after a change to table %s, which a materialized view reads, is not supported in the same transaction block", what, e.bareName(log[i].t.name)).
-				WithHint("make the catalog changes before the data changes, or commit the data changes first")
-		}
-	}
-	return nil
 }
 
 // stageRows writes to the block's store transaction the rows of log: the
@@ -259,6 +265,11 @@ func (e *Engine) undoCatalog(i int) {
 		if bs != nil && u.store >= 0 {
 			e.undoStore(bs, u.store)
 		}
+		if u.step != nil {
+			if err := e.unstep(u.step); err != nil && d.broken == nil {
+				d.broken = err
+			}
+		}
 		d.base = u.base
 	}
 	clear(d.undo[i:])
@@ -285,6 +296,7 @@ func (e *Engine) commitBlock() error {
 	}
 	e.flushPending()
 	e.tx.from = d.base
+	d.held = e.heldDeltas(d)
 	if bs, ok := e.store.(BlockStore); ok && len(e.tx.log) == d.base {
 		return bs.EndBlock(true)
 	}

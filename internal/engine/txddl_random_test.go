@@ -44,6 +44,8 @@ CREATE TABLE t2 (id int PRIMARY KEY, v int);
 INSERT INTO t1 VALUES (1, 1, 'a'), (2, 2, 'b'), (3, 3, 'c');
 INSERT INTO t2 VALUES (1, 5), (2, 6);
 CREATE MATERIALIZED VIEW m1 AS SELECT v, count(*) AS n FROM t1 GROUP BY v;
+CREATE MATERIALIZED VIEW m3 AS SELECT t1.v, count(*) AS n, min(t2.v) AS lo, max(t2.v) AS hi FROM t1 JOIN t2 ON t2.id = t1.id GROUP BY t1.v;
+CREATE MATERIALIZED VIEW m4 AS SELECT id, v FROM t1 ORDER BY v DESC, id LIMIT 3;
 CREATE TABLE pt (k int, v int) PARTITION BY RANGE (k);
 CREATE TABLE pt1 PARTITION OF pt FOR VALUES FROM (0) TO (10);
 CREATE TABLE px (k int, v int);
@@ -286,7 +288,7 @@ CREATE TRIGGER tg AFTER INSERT ON t2 FOR EACH ROW EXECUTE FUNCTION tlogit()`)
 			got, _ := run(fmt.Sprintf("SELECT column_name FROM information_schema.columns WHERE table_name = '%s' AND column_name LIKE 'c%%'", tb))
 			added[tb] = got
 		}
-		for _, v := range []string{"m1", "m2"} {
+		for _, v := range []string{"m1", "m2", "m3", "m4"} {
 			_, rows, err := e.ViewRows(v)
 			if err != nil {
 				continue // m2 may not exist; the catalog comparison covers it

@@ -371,6 +371,7 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	if err != nil {
 		return nil, err
 	}
+	inferred := untypedParam(e) // $1::d makes $1 of domain d (below)
 	if t.Kind.IsReg() {
 		return b.regCast(e, t.Kind, c)
 	}
@@ -401,6 +402,7 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	}
 	if d, _ := b.typeDomain(c.TypeName); d != nil {
 		out = &expr.DomainCheck{E: out, Domain: d}
+		inferDomain(inferred, d)
 	}
 	return out, nil
 }
