@@ -620,6 +620,11 @@ func (c *call) setRow(v *variable, cols []plan.Column, row value.Row) error {
 		return c.setVar(v, val, false)
 	}
 	if v.rowType == nil {
+		if row == nil {
+			// No row: the record takes the columns, with NULL fields.
+			v.rec = nullRecord(cols)
+			return nil
+		}
 		v.rec = &record{cols: cols, vals: append(value.Row(nil), row...)}
 		return nil
 	}

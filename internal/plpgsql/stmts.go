@@ -303,6 +303,13 @@ func (c *call) forQuery(s *forQuery) (control, error) {
 			return ct, err
 		}
 	}
+	if len(res.Rows) == 0 {
+		// As PostgreSQL's, a loop over no rows sets its target to NULL:
+		// a record takes the query's columns with NULL fields.
+		if err := c.into(s.target, res, nil); err != nil {
+			return control{}, err
+		}
+	}
 	c.setFound(len(res.Rows) > 0)
 	return control{}, nil
 }
