@@ -131,6 +131,9 @@ type call struct {
 	// given to unbound ones.
 	cursors map[string]*cursor
 	portals int
+	// dynText is the string the last EXECUTE ran, which RETURN QUERY
+	// EXECUTE's errors name.
+	dynText string
 	// placed says that the error being returned has its context line
 	// of this call.
 	placed bool
@@ -215,6 +218,9 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 	case ct.kind != ctlReturn:
 		return value.Null, nil, c.place(pgerr.New("2F005", "control reached end of function without RETURN"), "")
 	case sig.Composite:
+		if err := c.castResult(); err != nil {
+			return value.Null, nil, c.place(err, " while casting return value to function's return type")
+		}
 		row := c.ret.Fields()
 		if c.ret.IsNull() {
 			row = make(value.Row, len(sig.Result))
