@@ -372,7 +372,12 @@ func (c *conn) sendNotices(r engine.Result) {
 			i = j
 			continue
 		}
-		c.be.Send(&pgproto3.NoticeResponse{Severity: sev, SeverityUnlocalized: sev, Code: code, Message: n})
+		nr := &pgproto3.NoticeResponse{Severity: sev, SeverityUnlocalized: sev, Code: code, Message: n}
+		if f := r.NoticeFields[i]; f != nil {
+			nr.Detail, nr.Hint, nr.Where = f.Detail, f.Hint, f.Context
+			nr.SchemaName, nr.TableName, nr.ColumnName, nr.DataTypeName, nr.ConstraintName = f.Schema, f.Table, f.Column, f.DataType, f.Constraint
+		}
+		c.be.Send(nr)
 	}
 }
 

@@ -310,7 +310,7 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 		return nil
 	}
 	r := pt.res
-	r.Rows, r.Notices, r.NoticeLevels, r.NoticeCodes = rows, nil, nil, nil
+	r.Rows, r.Notices, r.NoticeLevels, r.NoticeCodes, r.NoticeFields = rows, nil, nil, nil, nil
 	pt.sent += len(rows)
 	return c.sendResult(r, pt.formats, false)
 }

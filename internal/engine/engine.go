@@ -167,6 +167,10 @@ type Engine struct {
 	// noticeCodes are the SQLSTATEs RAISE chose for notices, by index
 	// (notice_code.go).
 	noticeCodes map[int]string
+	// noticeFields are the fields beyond the message that RAISE gave
+	// notices (DETAIL, HINT, CONTEXT, the object names), by index
+	// (notice_fields.go).
+	noticeFields map[int]*pgerr.Error
 	// spare is the last committed transaction, whose log the next reuses;
 	// deltas is the map of each commit's batches, reused.
 	spare  *txn
@@ -362,6 +366,9 @@ type Result struct {
 	// NoticeCodes are the SQLSTATEs a statement chose for its notices, by
 	// index; the others' are read from their text (notice_code.go).
 	NoticeCodes map[int]string
+	// NoticeFields are the notices' fields beyond the message (DETAIL,
+	// HINT, CONTEXT, object names), by index, for those that have any.
+	NoticeFields map[int]*pgerr.Error
 }
 
 // New returns an empty engine.

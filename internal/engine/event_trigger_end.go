@@ -39,6 +39,11 @@ type evtObject struct {
 	version string
 	// ownedBy is a sequence's table's key (serial, identity).
 	ownedBy string
+	// normalDep says that the object depends on others by a normal
+	// dependency (a check constraint on its columns, a default calling
+	// nextval of its sequence, a view's rule), so that a DROP reaches it
+	// as one: dropped objects' normal.
+	normalDep bool
 }
 
 // evtCatalog is the objects of the catalog at a moment, by key, and
@@ -77,6 +82,10 @@ func (e *Engine) evtSnapshot() *evtCatalog {
 			ident: expr.QuoteIdent(name), names: []string{name}, version: e.schemas[name].owner})
 	}
 	o := e.catalogObjects()
+	arrayOf := map[uint32]uint32{} // a row type's array type
+	for _, t := range o.types {
+		arrayOf[t.oid] = t.array
+	}
 	relType := map[byte]string{'r': "table", 'p': "table", 'v': "view", 'm': "materialized view", 'S': "sequence", 'i': "index"}
 	for _, r := range o.rels {
 		if r.key == "" || relType[r.kind] == "" {
@@ -101,6 +110,22 @@ func (e *Engine) evtSnapshot() *evtCatalog {
 		}
 		obj.version = ver.String()
 		c.add(key, obj)
+		if r.kind == 'i' || r.kind == 'S' {
+			continue
+		}
+		if r.reltype != 0 {
+			// The relation's row type and its array type go with it.
+			c.add("rowtype:"+r.key, &evtObject{classid: pgTypeOID, objid: r.reltype, typ: "type", schema: r.schema, name: r.name,
+				ident: obj.ident, names: []string{obj.ident}, root: key, rank: 2})
+			if a := arrayOf[r.reltype]; a != 0 {
+				c.add("rowarray:"+r.key, &evtObject{classid: pgTypeOID, objid: a, typ: "type", schema: r.schema, name: "_" + r.name,
+					ident: obj.ident + "[]", names: []string{obj.ident + "[]"}, root: key, rank: 2})
+			}
+		}
+		if r.kind == 'v' || r.kind == 'm' {
+			c.add("rule:"+r.key, &evtObject{classid: pgRewriteOID, objid: objectOID("rule", r.key), typ: "rule",
+				ident: `"_RETURN" on ` + obj.ident, names: []string{r.schema, r.name, "_RETURN"}, root: key, rank: 6, normalDep: true})
+		}
 		if r.kind != 'r' && r.kind != 'p' {
 			continue
 		}
@@ -112,7 +137,7 @@ func (e *Engine) evtSnapshot() *evtCatalog {
 				c.add(fmt.Sprintf("def:%s.%s", r.key, col.name), &evtObject{classid: pgAttrdefOID,
 					objid: objectOID("attrdef", r.key+"."+col.name), typ: "default value", schema: r.schema,
 					ident: "for " + obj.ident + "." + expr.QuoteIdent(col.name), names: []string{r.schema, r.name, col.name},
-					root: key, rank: 3})
+					root: key, rank: 3, normalDep: strings.Contains(col.def, "nextval(")})
 			}
 		}
 	}
@@ -120,20 +145,42 @@ func (e *Engine) evtSnapshot() *evtCatalog {
 		if con.rel == nil || con.rel.key == "" {
 			continue
 		}
-		rank := 4
+		// A check constraint, made with the table, comes before those of
+		// indexes, after the defaults; it depends on its columns.
+		rank, check := 4, con.kind == 'c'
+		if check {
+			rank = 3
+		}
 		c.add("con:"+con.rel.key+"."+con.name, &evtObject{classid: pgConstraintOID, objid: con.oid, typ: "table constraint",
 			schema: con.rel.schema, ident: expr.QuoteIdent(con.name) + " on " + qualIdent(con.rel.schema, con.rel.name),
-			names: []string{con.rel.schema, con.rel.name, con.name}, root: "rel:" + con.rel.key, rank: rank, version: con.def})
+			names: []string{con.rel.schema, con.rel.name, con.name}, root: "rel:" + con.rel.key, rank: rank, version: con.def,
+			normalDep: check})
+	}
+	composites := map[uint32]*catRel{} // CREATE TYPE … AS (…)'s relations
+	for _, r := range o.rels {
+		if r.kind == 'c' {
+			composites[r.oid] = r
+		}
 	}
 	for _, t := range o.types {
-		if t.builtin != nil || t.oid < firstUserOID || t.kind.IsArray() || t.typtype == 'c' {
-			continue // a row type is its relation's, a composite type is not reported
+		if t.builtin != nil || t.oid < firstUserOID || t.kind.IsArray() || t.typtype == 'c' && composites[t.relid] == nil {
+			continue // a row type is its relation's (above)
 		}
 		schema, name := e.splitKey(t.name)
 		ident := qualIdent(schema, name)
 		key := "type:" + t.name
 		c.add(key, &evtObject{classid: pgTypeOID, objid: t.oid, typ: "type", schema: schema, name: name, ident: ident,
 			names: []string{ident}, version: fmt.Sprintf("%v %v %d %v %s", t.labels, t.notNull, t.base, t.baseMod, t.def)})
+		if r := composites[t.relid]; r != nil {
+			// Its relation goes with it, listed as PostgreSQL lists it;
+			// ALTER TYPE … ATTRIBUTE changes the relation.
+			var ver strings.Builder
+			for _, col := range r.cols {
+				fmt.Fprintf(&ver, "|%s %d", col.name, col.typOID)
+			}
+			c.add("comprel:"+t.name, &evtObject{classid: pgClassOID, objid: t.relid, typ: "composite type", schema: schema,
+				name: name, ident: ident, names: []string{schema, name}, root: key, rank: 1, version: ver.String()})
+		}
 		if t.array != 0 {
 			c.add("array:"+t.name, &evtObject{classid: pgTypeOID, objid: t.array, typ: "type", schema: schema,
 				name: "_" + name, ident: ident + "[]", names: []string{ident + "[]"}, root: key, rank: 2})
@@ -376,7 +423,7 @@ func evtCommands(node *pg_query.Node, tag string, before, after *evtCatalog) []v
 	}
 	// Another ALTER: the objects it changed.
 	for _, k := range after.order {
-		if o, was := after.objs[k], before.objs[k]; o.root == "" && (was == nil || o.version != was.version) {
+		if o, was := after.objs[k], before.objs[k]; (o.root == "" || o.typ == "composite type") && (was == nil || o.version != was.version) {
 			rows = append(rows, commandRow(tag, o))
 		}
 	}
@@ -542,6 +589,8 @@ func evtDropped(node *pg_query.Node, tag string, before, after *evtCatalog) []va
 		switch {
 		case x.o.rank < 0:
 			return 0, 0
+		case x.o.typ == "table constraint" && x.o.rank == 3:
+			return 3, 0 // a check constraint
 		case x.o.typ == "table constraint":
 			return 4, 2 * cons[x.o.root+"."+x.o.names[2]]
 		case x.o.typ == "index":
@@ -571,7 +620,7 @@ func evtDropped(node *pg_query.Node, tag string, before, after *evtCatalog) []va
 	rows := make([]value.Row, len(list))
 	for i, x := range list {
 		o := x.o
-		normal := !x.original && (o.root == "" || o.typ == "default value")
+		normal := !x.original && (o.root == "" || o.normalDep)
 		schema := o.schema
 		if o.typ == "schema" {
 			schema = ""

@@ -127,7 +127,7 @@ func (e *Engine) checkBuildBudget(v matView) error {
 // takeNotices returns and clears the notices raised since the last call.
 func (e *Engine) takeNotices() []string {
 	n := e.notices
-	e.notices, e.noticeLevels, e.noticeCodes = nil, nil, nil
+	e.notices, e.noticeLevels, e.noticeCodes, e.noticeFields = nil, nil, nil, nil
 	return n
 }
 

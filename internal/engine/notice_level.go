@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/deltaview/deltaview/internal/pgerr"
+
 // Notices of another severity than NOTICE: PL/pgSQL's RAISE INFO and
 // RAISE WARNING. A Result's Notices stay text; NoticeLevels names the
 // severity of those that are not NOTICEs, by index, so that the many
@@ -40,7 +42,13 @@ func (e *Engine) takeNoticesInto(res *Result) {
 		}
 		res.NoticeCodes[len(res.Notices)+i] = c
 	}
-	e.noticeLevels, e.noticeCodes = nil, nil
+	for i, f := range e.noticeFields {
+		if res.NoticeFields == nil {
+			res.NoticeFields = map[int]*pgerr.Error{}
+		}
+		res.NoticeFields[len(res.Notices)+i] = f
+	}
+	e.noticeLevels, e.noticeCodes, e.noticeFields = nil, nil, nil
 	res.Notices = append(res.Notices, e.takeNotices()...)
 }
 
@@ -48,10 +56,17 @@ func (e *Engine) takeNoticesInto(res *Result) {
 func (r *Result) keepNotices(keep func(level string) bool) {
 	var notices []string
 	var levels, codes map[int]string
+	var fields map[int]*pgerr.Error
 	for i, n := range r.Notices {
 		l := r.NoticeLevel(i)
 		if !keep(l) {
 			continue
+		}
+		if f, ok := r.NoticeFields[i]; ok {
+			if fields == nil {
+				fields = map[int]*pgerr.Error{}
+			}
+			fields[len(notices)] = f
 		}
 		if c, ok := r.NoticeCodes[i]; ok {
 			if codes == nil {
@@ -67,5 +82,5 @@ func (r *Result) keepNotices(keep func(level string) bool) {
 		}
 		notices = append(notices, n)
 	}
-	r.Notices, r.NoticeLevels, r.NoticeCodes = notices, levels, codes
+	r.Notices, r.NoticeLevels, r.NoticeCodes, r.NoticeFields = notices, levels, codes, fields
 }

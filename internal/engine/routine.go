@@ -82,6 +82,11 @@ func routineSignature(f *sql.Function) plpgsql.Signature {
 	if fields := f.RowFields(); fields != nil {
 		sig.Result, sig.Composite = fields, true
 	}
+	if f.RecordCols != nil {
+		// An instance of a function returning record: the columns of
+		// its call's column definition list.
+		sig.Result, sig.Composite = f.RecordCols, true
+	}
 	in, out := 0, 0
 	for _, m := range f.ArgModes {
 		switch m {

@@ -82,14 +82,15 @@ func (c *call) params(p *prepared) ([]value.Type, []value.Value, error) {
 		}
 		switch {
 		case r.field != "":
-			if v.rec == nil {
+			rec := v.rec
+			if rec == nil {
 				if v.rowType == nil {
 					return nil, nil, unassigned(v.name)
 				}
-				v.rec = nullRecord(v.rowType) // a NULL of a row type has NULL fields
+				rec = nullRecord(v.rowType) // a NULL of a row type has NULL fields
 			}
 			j := -1
-			for k, col := range v.rec.cols {
+			for k, col := range rec.cols {
 				if col.Name == r.field {
 					j = k
 					break
@@ -98,13 +99,14 @@ func (c *call) params(p *prepared) ([]value.Type, []value.Value, error) {
 			if j < 0 {
 				return nil, nil, pgerr.New(pgerr.UndefinedColumn, "record %q has no field %q", v.name, r.field)
 			}
-			types[i], vals[i] = v.rec.cols[j].Type, v.rec.vals[j]
+			types[i], vals[i] = rec.cols[j].Type, rec.vals[j]
 		case v.isRec && v.rec == nil && v.rowType != nil:
 			types[i], vals[i] = v.t, value.Null
+		case v.isRec && v.rec == nil:
+			// An unassigned record read whole is NULL, as in PostgreSQL;
+			// only its fields are not there to read.
+			types[i], vals[i] = value.RecordType, value.Null
 		case v.isRec:
-			if v.rec == nil {
-				return nil, nil, unassigned(v.name)
-			}
 			types[i], vals[i] = recordValue(v)
 		default:
 			types[i], vals[i] = v.t, v.value()
@@ -121,20 +123,83 @@ func (c *call) run(pe *pexpr) (*Result, error) {
 	}
 	types, args, err := c.params(p)
 	if err != nil {
-		return nil, err
+		// PostgreSQL resolves the variables while it parses the query.
+		return nil, queryContext(err, pe)
 	}
 	res, err := c.rt.Run(p.st, types, args, true)
-	if err != nil && pe.mode == 0 {
+	switch {
+	case err == nil:
+	case pe.mode == 0:
 		return nil, statementContext(err, pe.text)
+	case planned(err, p, pe):
+		return nil, queryContext(err, pe)
 	}
 	return res, err
+}
+
+// queryContext gives err the context line of the query pe as PostgreSQL
+// names it while it parses, plans or runs it as a query: SQL statement,
+// SQL expression or PL/pgSQL assignment "…".
+func queryContext(err error, pe *pexpr) error {
+	e := pgerr.Wrap(err)
+	if e.Context != "" || e.Position > 0 {
+		return err
+	}
+	switch pe.mode {
+	case 0:
+		return e.WithContext(`SQL statement "` + pe.text + `"`)
+	case 2:
+		return e.WithContext(`SQL expression "` + pe.text + `"`)
+	}
+	return e.WithContext(`PL/pgSQL assignment "` + pe.text + `"`)
+}
+
+// planned reports whether PostgreSQL would raise err, an expression's
+// run-time error, while planning or running it as a query, where its
+// context names the expression: a data exception of an expression of
+// constants, which its planner folds; any error of one with a subquery,
+// which is no simple expression. A simple expression runs with no
+// context of its own, and an error of a routine it calls has its own
+// context already.
+func planned(err error, p *prepared, pe *pexpr) bool {
+	e := pgerr.Wrap(err)
+	if e.Context != "" || e.Position > 0 {
+		return false
+	}
+	if hasSubquery(pe.text) {
+		return true
+	}
+	return len(p.refs) == 0 && strings.HasPrefix(e.Code, "22")
+}
+
+// hasSubquery reports whether expression text has a SELECT outside its
+// string literals.
+func hasSubquery(text string) bool {
+	lower := strings.ToLower(text)
+	for i := 0; i < len(lower); i++ {
+		switch ch := lower[i]; {
+		case ch == '\'', ch == '"':
+			j := strings.IndexByte(lower[i+1:], ch)
+			if j < 0 {
+				return false
+			}
+			i += j + 1
+		case strings.HasPrefix(lower[i:], "select") && (i == 0 || !identByte(lower[i-1])) &&
+			(i+6 == len(lower) || !identByte(lower[i+6])):
+			return true
+		}
+	}
+	return false
+}
+
+func identByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80
 }
 
 // statementContext gives an error that running the SQL statement text
 // raised the context line PostgreSQL gives it (SQL statement "…"); an
 // error of its binding, which has a position, has none, as PostgreSQL
-// shows the query instead. An expression's error has none either: most
-// are PostgreSQL's simple expressions, which give none.
+// shows the query instead. An expression's is queryContext's.
 func statementContext(err error, text string) error {
 	pe := pgerr.Wrap(err)
 	if pe.Position > 0 {

@@ -131,6 +131,9 @@ type call struct {
 	// given to unbound ones.
 	cursors map[string]*cursor
 	portals int
+	// dynText is the string the last EXECUTE ran, which RETURN QUERY
+	// EXECUTE's errors name.
+	dynText string
 	// placed says that the error being returned has its context line
 	// of this call.
 	placed bool
@@ -215,6 +218,9 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 	case ct.kind != ctlReturn:
 		return value.Null, nil, c.place(pgerr.New("2F005", "control reached end of function without RETURN"), "")
 	case sig.Composite:
+		if err := c.castResult(); err != nil {
+			return value.Null, nil, c.place(err, " while casting return value to function's return type")
+		}
 		row := c.ret.Fields()
 		if c.ret.IsNull() {
 			row = make(value.Row, len(sig.Result))
@@ -620,6 +626,11 @@ func (c *call) setRow(v *variable, cols []plan.Column, row value.Row) error {
 		return c.setVar(v, val, false)
 	}
 	if v.rowType == nil {
+		if row == nil {
+			// No row: the record takes the columns, with NULL fields.
+			v.rec = nullRecord(cols)
+			return nil
+		}
 		v.rec = &record{cols: cols, vals: append(value.Row(nil), row...)}
 		return nil
 	}

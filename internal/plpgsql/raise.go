@@ -89,6 +89,11 @@ func (c *call) raise(s *raise) error {
 			return err
 		}
 	}
+	if fn, ok := c.rt.(FieldNoticer); ok && s.level >= levelInfo && s.level < levelError {
+		e.Context = c.pgContext(s)
+		fn.NoticeFull(noticeLevel(s.level), e, s.condname != "" || given[optErrcode])
+		return nil
+	}
 	if nc, ok := c.rt.(NoticeCoder); ok && (s.condname != "" || given[optErrcode]) && s.level < levelError {
 		nc.NoticeCode(noticeLevel(s.level), e.Code, e.Message)
 		return nil

@@ -1,6 +1,7 @@
 package plpgsql
 
 import (
+	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -49,6 +50,13 @@ type PortalKeeper interface {
 // notice goes with its severity's code.
 type NoticeCoder interface {
 	NoticeCode(level, code, msg string)
+}
+
+// FieldNoticer is a Runtime that sends RAISE's notice n whole: its
+// message, DETAIL, HINT, CONTEXT and object names, and its SQLSTATE when
+// the statement chose one (coded). It is used before NoticeCoder.
+type FieldNoticer interface {
+	NoticeFull(level string, n *pgerr.Error, coded bool)
 }
 
 // Interrupter is a Runtime whose code a cancel or a timeout may stop:

@@ -303,6 +303,13 @@ func (c *call) forQuery(s *forQuery) (control, error) {
 			return ct, err
 		}
 	}
+	if len(res.Rows) == 0 {
+		// As PostgreSQL's, a loop over no rows sets its target to NULL:
+		// a record takes the query's columns with NULL fields.
+		if err := c.into(s.target, res, nil); err != nil {
+			return control{}, err
+		}
+	}
 	c.setFound(len(res.Rows) > 0)
 	return control{}, nil
 }
@@ -568,6 +575,7 @@ func (c *call) dynamic(query *pexpr, params []*pexpr) (*Result, []value.Value, e
 	if err != nil {
 		return nil, nil, statementContext(err, q)
 	}
+	c.dynText = q
 	return res, args, nil
 }
 
@@ -600,15 +608,8 @@ func (c *call) returnStmt(s *returnStmt) (control, error) {
 			return control{}, err
 		}
 		switch {
-		case c.f.sig.Composite && !v.IsNull():
-			if err := c.checkRecord(fieldTypes(t), "returned record type does not match expected record type"); err != nil {
-				return control{}, err
-			}
-			row, err := c.resultRow(v.Fields())
-			if err != nil {
-				return control{}, err
-			}
-			v = value.NewRecord(row)
+		case c.f.sig.Composite:
+			// Cast to the result type when the body ends (castResult).
 		case len(c.f.sig.Result) == 1 && !v.IsNull():
 			if v, err = c.rt.Assign(v, c.f.sig.Result[0].Type); err != nil {
 				return control{}, err
@@ -668,6 +669,23 @@ func (c *call) returnNext(s *returnNext) error {
 		return pgerr.New(pgerr.DatatypeMismatch, "wrong record type supplied in RETURN NEXT")
 	}
 	return c.addRow(value.Row{v})
+}
+
+// castResult casts the record RETURN gave to the function's composite
+// result type, as PostgreSQL does once the body has returned.
+func (c *call) castResult() error {
+	if c.ret.IsNull() {
+		return nil
+	}
+	if err := c.checkRecord(fieldTypes(c.retType), "returned record type does not match expected record type"); err != nil {
+		return err
+	}
+	row, err := c.resultRow(c.ret.Fields())
+	if err != nil {
+		return err
+	}
+	c.ret = value.NewRecord(row)
+	return nil
 }
 
 // checkRecord checks that a record of fields of these types is of the
@@ -769,7 +787,12 @@ func (c *call) returnQuery(s *returnQuery) error {
 		return err
 	}
 	if err := c.sameColumns(res.Cols); err != nil {
-		return err
+		// PostgreSQL checks the rows as the query runs.
+		text := c.dynText
+		if s.dyn == nil {
+			text = s.query.text
+		}
+		return pgerr.Wrap(err).WithContext(`SQL statement "` + text + `"`)
 	}
 	for _, row := range res.Rows {
 		if err := c.addRow(row); err != nil {

@@ -290,9 +290,6 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 	case "void":
 		return nil // no result column: a SQL function runs as code
 	case "record":
-		if f.Language == LangPLpgSQL {
-			return b.refuse(rt.Location, "a PL/pgSQL function returning record without OUT parameters is not supported").WithHint("declare its columns with OUT parameters or RETURNS TABLE")
-		}
 		return anyRecordResult(f)
 	}
 	tn, t, poly, err := b.paramType(rt)

@@ -159,7 +159,7 @@ func (b *binder) routineCall(s *scope, c *userCall, loc int32) (expr.Expr, error
 
 // routineSRF binds a call in FROM of a procedural function; ok is false
 // when the call is not of one.
-func (b *binder) routineSRF(f *pg_query.FuncCall) (*expr.SRF, bool, error) {
+func (b *binder) routineSRF(f *pg_query.FuncCall, coldefs []*pg_query.Node) (*expr.SRF, bool, error) {
 	fns := b.lookupFunctions(f.Funcname)
 	if len(fns) == 0 || f.FuncVariadic {
 		return nil, false, nil
@@ -187,6 +187,11 @@ func (b *binder) routineSRF(f *pg_query.FuncCall) (*expr.SRF, bool, error) {
 		return nil, true, b.refuse(f.Location, "PL/pgSQL function %s() in FROM cannot be maintained in a view", fn.Name).
 			WithHint("store its rows in a table and read the table")
 	}
+	if fn.AnyRecord {
+		if fn, err = b.recordRoutine(fn, coldefs, f.Location); err != nil {
+			return nil, true, err
+		}
+	}
 	args, err := b.routineArgs(b.argScope(), c)
 	if err != nil {
 		return nil, true, err
@@ -203,6 +208,9 @@ func (b *binder) routineSRF(f *pg_query.FuncCall) (*expr.SRF, bool, error) {
 	cols := fn.Cols
 	if fields := fn.RowFields(); fields != nil {
 		cols = fields
+	}
+	if fn.RecordCols != nil {
+		cols = fn.RecordCols
 	}
 	if len(cols) == 0 {
 		cols = []plan.Column{{Name: fn.Name, Type: value.TextType}}

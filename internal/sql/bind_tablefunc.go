@@ -134,7 +134,7 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			}
 			continue
 		}
-		if srf, ok, err := b.routineSRF(f); ok {
+		if srf, ok, err := b.routineSRF(f, coldefs); ok {
 			if err != nil {
 				return nil, nil, err
 			}

@@ -97,6 +97,11 @@ type Function struct {
 	recordList bool
 	// anyInstance marks any instance of such a function made by a call.
 	anyInstance bool
+	// RecordCols are the columns a call's column definition list gives
+	// an instance of a PL/pgSQL function returning record: the rows it
+	// returns must be of them, as of a composite type's fields
+	// (bind_routine_record.go).
+	RecordCols []plan.Column
 	// Atomic is a body of RETURN or BEGIN ATOMIC, which PostgreSQL binds
 	// at CREATE, before the function exists.
 	Atomic bool
