@@ -393,8 +393,8 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return nil // their owners may: checked as they run (grant_holder.go)
 	case *sql.Grant:
 		return nil // the relations' owners may: checked as it runs (grant_option.go)
-	case *sql.CreateTable, *sql.CreateTableAs:
-		return s.mustBeSuperuser("create a table")
+	case *sql.CreateTable, *sql.CreateTableAs, *sql.CreateView, *sql.CreateSequence:
+		return s.mayCreateRelation(b, rec, readAll) // owner_create.go
 	case *sql.AlterTable:
 		return s.mayAlterTable(b) // its owner may (owner_alter.go)
 	case *sql.AlterPartition:
@@ -440,8 +440,6 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return s.mayAlterEventTrigger([]string{b.Name}, false)
 	case *sql.DropEventTrigger:
 		return s.mayAlterEventTrigger(b.Names, b.IfExists)
-	case *sql.CreateView:
-		return s.mustBeSuperuser("create a view")
 	case *sql.CreatePolicy, *sql.AlterPolicy, *sql.DropPolicy, *sql.AlterRowSecurity:
 		return s.mustOwnPolicyTable(b)
 	case *sql.Drop:

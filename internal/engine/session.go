@@ -998,6 +998,7 @@ func (s *Session) runDDL(fn func() (Result, error)) (Result, error) {
 	fn = s.e.pruningObjectComments(fn)
 	fn = s.pruningTypeOwners(fn)
 	fn = s.movingTypeACLs(fn)
+	fn = s.owningCreated(fn)
 	fn = s.applyingDefaultACLs(fn)
 	if len(s.e.evtTriggers) == 0 {
 		return fn()
