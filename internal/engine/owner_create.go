@@ -145,12 +145,13 @@ func (s *Session) creatorName() string {
 	return s.role
 }
 
-// owningCreated runs fn, a catalog change, and gives the relations it
-// created to the session's current role. Run as the built-in superuser
-// it costs nothing.
+// owningCreated runs fn, a catalog change, and gives the relations and
+// types it created to the session's current role when the statement is
+// one that creates them (a rename makes a new key, which keeps its
+// owner). Run as the built-in superuser it costs nothing.
 func (s *Session) owningCreated(fn func() (Result, error)) func() (Result, error) {
 	role := s.creatorName()
-	if role == "" {
+	if role == "" || !createsOwned(s.stmt) {
 		return fn
 	}
 	e := s.e
@@ -164,8 +165,20 @@ func (s *Session) owningCreated(fn func() (Result, error)) func() (Result, error
 	}
 }
 
-// giveCreated makes role the owner of the relations created since
-// before.
+// createsOwned reports whether b creates relations or types that its
+// creator owns.
+func createsOwned(b sql.Bound) bool {
+	switch b.(type) {
+	case *sql.CreateTable, *sql.CreateTableAs, *sql.CreateView, *sql.CreateSequence,
+		*sql.CreateEnum, *sql.CreateComposite, *sql.CreateRange, *sql.CreateDomain:
+		return true
+	}
+	return false
+}
+
+// giveCreated makes role the owner of the relations and types created
+// since before (routines, aggregates and schemas take their creator as
+// they are made).
 func (e *Engine) giveCreated(before defACLSnapshot, role string) error {
 	after := e.takeDefACLSnapshot()
 	for _, key := range slices.Sorted(maps.Keys(after.rels)) {
@@ -176,6 +189,14 @@ func (e *Engine) giveCreated(before defACLSnapshot, role string) error {
 			continue // its table's, which gives it along
 		}
 		if err := e.setRelOwner(key, role); err != nil {
+			return err
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(after.types)) {
+		if before.types[name] || e.typeOwner(name) == role {
+			continue
+		}
+		if err := e.setTypeOwner(name, role); err != nil {
 			return err
 		}
 	}
