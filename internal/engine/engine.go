@@ -138,6 +138,9 @@ type Engine struct {
 	tempSessions uint64
 	// schemas are the schemas CREATE SCHEMA made, by name (schema.go).
 	schemas map[string]*schema
+	// publicSchema is public's ACL once a GRANT or REVOKE named it
+	// (schema_public.go).
+	publicSchema *schema
 	// indexes maps each index CREATE INDEX made to its table.
 	indexes map[string]*table
 	// matIndexes are the indexes CREATE INDEX made on materialized views

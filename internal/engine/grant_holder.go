@@ -62,7 +62,7 @@ func (s *Session) grantSchemaAsRole(g *sql.GrantSchema) (Result, error) {
 		return e.grantSchema(g)
 	}
 	for _, n := range g.Schemas {
-		if !e.schemaExists(n) || e.schemas[n] == nil {
+		if !e.schemaExists(n) || e.schemaNamed(n) == nil {
 			return e.grantSchema(g) // which reports it
 		}
 	}
@@ -70,7 +70,7 @@ func (s *Session) grantSchemaAsRole(g *sql.GrantSchema) (Result, error) {
 	c.Schemas = nil
 	var warnings []string
 	for _, n := range g.Schemas {
-		sc := e.schemas[n]
+		sc := e.schemaNamed(n)
 		if e.hasPrivsOf(s.userName(), sc.owner) {
 			c.Schemas = append(c.Schemas, n)
 			continue

@@ -42,15 +42,22 @@ func (s *Session) execOwned(st *sql.Stmt) ([]Result, bool, error) {
 	if st.Node.GetDropOwnedStmt() != nil {
 		tag = "DROP OWNED"
 	}
-	if err := s.asOneBlock(stmts); err != nil {
+	// The changes run without the checks of the statements that make
+	// them, as PostgreSQL's: the role's privileges over the roles were
+	// checked (ownedRoles).
+	role := s.role
+	s.role = ""
+	err = s.asOneBlock(stmts)
+	s.role = role
+	if err != nil {
 		return nil, true, err
 	}
 	return []Result{{Tag: tag}}, true, nil
 }
 
 // ownedRoles reads the roles a REASSIGN OWNED or DROP OWNED names: each
-// must exist (42704); the session must be a superuser (42501), as only
-// superusers change the catalog here.
+// must exist (42704), and the session's role hold the privileges of each
+// (42501), as PostgreSQL 15 requires.
 func (s *Session) ownedRoles(specs []*pg_query.Node, verb, what string) ([]string, error) {
 	var out []string
 	for _, n := range specs {
@@ -68,8 +75,12 @@ func (s *Session) ownedRoles(specs []*pg_query.Node, verb, what string) ([]strin
 			out = append(out, s.userName())
 		}
 	}
-	if err := s.mustBeSuperuser(""); err != nil {
-		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to %s objects", verb)
+	if s.mustBeSuperuser("") != nil {
+		for _, r := range out {
+			if !s.e.hasPrivsOf(s.role, r) {
+				return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to %s objects", verb)
+			}
+		}
 	}
 	for _, r := range out {
 		if r == SuperuserName && s.e.roles[r] == nil {
@@ -173,6 +184,9 @@ func (s *Session) reassignOwnedStmts(r *pg_query.ReassignOwnedStmt) ([]string, e
 		if to != SuperuserName && s.e.roles[to] == nil {
 			return nil, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", to)
 		}
+	}
+	if s.mustBeSuperuser("") != nil && !s.e.hasPrivsOf(s.role, to) {
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to reassign objects")
 	}
 	o := s.e.ownedObjectsOf(roles)
 	q := sql.QuoteIdent(to)

@@ -64,7 +64,7 @@ func (e *Engine) mayCreateAs(role, key string) error {
 	if name == "" {
 		name = "public"
 	}
-	if sc := e.schemas[name]; sc != nil {
+	if sc := e.schemaNamed(name); sc != nil {
 		if sc.grants[""]&sql.PrivCreate != 0 {
 			return nil
 		}

@@ -107,6 +107,11 @@ func (s *Session) execRefresh(r *sql.Refresh) (Result, error) {
 	if err := s.allowedOwner(r.View); err != nil {
 		return Result{}, err
 	}
+	if !r.NoData {
+		if err := e.ownerMayRead(r.View); err != nil {
+			return Result{}, err
+		}
+	}
 	if err := s.refreshSettings(r.View); err != nil {
 		return Result{}, err
 	}
@@ -137,12 +142,6 @@ func qualified(name string) string {
 		return name
 	}
 	return "public." + name
-}
-
-// allowedOwner checks that the session's role may refresh the view: its
-// owner, which here is a superuser, as PostgreSQL requires.
-func (s *Session) allowedOwner(name string) error {
-	return s.mustBeSuperuser("refresh materialized view " + name)
 }
 
 // unpopulate lets go of a populated view's state (REFRESH … WITH NO

@@ -393,8 +393,16 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return nil // their owners may: checked as they run (grant_holder.go)
 	case *sql.Grant:
 		return nil // the relations' owners may: checked as it runs (grant_option.go)
-	case *sql.CreateTable, *sql.CreateTableAs:
-		return s.mustBeSuperuser("create a table")
+	case *sql.CreateSchema:
+		return s.mayCreateSchema(b) // owner_create_objects.go
+	case *sql.CreateFunction:
+		return s.mayCreateRoutine(b)
+	case *sql.CreateEnum, *sql.CreateComposite, *sql.CreateRange, *sql.CreateDomain:
+		return s.mayCreateType(b)
+	case *sql.DropFunction, *sql.DropType, *sql.DropDomain:
+		return s.mayDropObjects(b)
+	case *sql.CreateTable, *sql.CreateTableAs, *sql.CreateView, *sql.CreateSequence:
+		return s.mayCreateRelation(b, rec, readAll) // owner_create.go
 	case *sql.AlterTable:
 		return s.mayAlterTable(b) // its owner may (owner_alter.go)
 	case *sql.AlterPartition:
@@ -428,6 +436,8 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 			return s.mustOwnRel(b.Relation, "")
 		case sql.CommentColumn:
 			return s.mustOwnRel(b.Relation, "relation")
+		case sql.CommentConstraint, sql.CommentTrigger, sql.CommentRule, sql.CommentPolicy:
+			return s.mustOwnRel(b.Object, "relation") // the relation whose Member it is
 		}
 		return s.mustBeSuperuser("comment on this object")
 	case *sql.CreateEventTrigger:
@@ -440,13 +450,19 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return s.mayAlterEventTrigger([]string{b.Name}, false)
 	case *sql.DropEventTrigger:
 		return s.mayAlterEventTrigger(b.Names, b.IfExists)
-	case *sql.CreateView:
-		return s.mustBeSuperuser("create a view")
 	case *sql.CreatePolicy, *sql.AlterPolicy, *sql.DropPolicy, *sql.AlterRowSecurity:
 		return s.mustOwnPolicyTable(b)
+	case *sql.CreateTrigger, *sql.DropTrigger, *sql.AlterTriggers, *sql.CreateRule, *sql.DropRule, *sql.RenameRule,
+		*sql.AlterRules, *sql.Cluster, *sql.Reindex, *sql.AlterRelOwner:
+		return s.mayChangeOwned(b) // owner_change.go
 	case *sql.Drop:
 		if b.Kind == sql.DropIndex {
-			return s.mustBeSuperuser("drop a relation")
+			for _, name := range b.Names {
+				if err := s.mustOwnIndex(name); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
 		return s.mustOwnRelations(b.Names, b.Kind, false)
 	case *sql.DropSequence:

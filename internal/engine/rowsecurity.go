@@ -384,7 +384,7 @@ func (s *Session) mustOwnPolicyTable(b sql.Bound) error {
 		if _, drop := b.(*sql.DropPolicy); drop {
 			what = "relation" // as PostgreSQL words it
 		}
-		return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", what, table)
+		return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", what, s.e.bareName(table))
 	}
 	return nil
 }

@@ -170,7 +170,7 @@ func (r *recorder) AnyRules() bool {
 // createRule runs CREATE [OR REPLACE] RULE.
 func (s *Session) createRule(cr *sql.CreateRule) (Result, error) {
 	e := s.e
-	if err := s.mustBeSuperuser("create a rule"); err != nil {
+	if err := s.mustOwnRel(cr.Table, ""); err != nil {
 		return Result{}, err
 	}
 	if cr.Event == sql.RuleSelect {

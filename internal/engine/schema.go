@@ -263,6 +263,10 @@ func (e *Engine) LoadSchemas(schemas []StoredSchema) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, s := range schemas {
+		if s.Name == "public" {
+			e.publicSchema = &schema{name: s.Name, owner: databaseOwnerRole, grants: s.Grants, order: s.Order}
+			continue
+		}
 		if e.schemas == nil {
 			e.schemas = map[string]*schema{}
 		}
@@ -512,7 +516,7 @@ func (e *Engine) grantSchema(g *sql.GrantSchema) (Result, error) {
 		if !e.schemaExists(n) {
 			return Result{}, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", n)
 		}
-		if e.schemas[n] == nil {
+		if e.schemaNamed(n) == nil {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "%s on schema %s is not supported: every role may use it", tag, n)
 		}
 	}
@@ -525,7 +529,7 @@ func (e *Engine) grantSchema(g *sql.GrantSchema) (Result, error) {
 		return Result{}, err
 	}
 	for _, n := range g.Schemas {
-		sc := e.schemas[n]
+		sc := e.grantableSchema(n)
 		old := sc.grants
 		next := map[string]sql.Privilege{}
 		for r, p := range old {
@@ -559,7 +563,7 @@ func (s *Session) schemaAllowed(key string) error {
 	}
 	e := s.e
 	name, _ := e.splitKey(key)
-	sc := e.schemas[name]
+	sc := e.schemaNamed(name)
 	if sc == nil || sc.grants[""]&sql.PrivUsage != 0 {
 		return nil
 	}
@@ -585,7 +589,7 @@ func (e *Engine) schemaNames() []string {
 
 // schemaOwner is the owner of the schema named name.
 func (e *Engine) schemaOwner(name string) string {
-	if sc := e.schemas[name]; sc != nil {
+	if sc := e.schemaNamed(name); sc != nil {
 		return sc.owner
 	}
 	return SuperuserName
@@ -663,6 +667,9 @@ func (n nameScope) SearchPath() []string { return n.path }
 func (e *Engine) roleOID(name string) uint32 {
 	if name == SuperuserName && e.roles[name] == nil {
 		return superuserOID
+	}
+	if name == databaseOwnerRole {
+		return databaseOwnerOID
 	}
 	return objectOID("role", name)
 }

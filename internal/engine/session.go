@@ -641,14 +641,14 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.CreateTable:
 		if b.PartitionOf != nil && b.Temp {
 			e.catalogGen++ // prepared statements bind again
-			return s.applyingDefaultACLs(func() (Result, error) { return s.createTempPartition(b, rec.text) })()
+			return s.applyingDefaultACLs(s.owningCreated(func() (Result, error) { return s.createTempPartition(b, rec.text) }))()
 		}
 		if b.PartitionOf != nil {
 			return s.ddl("CREATE TABLE", func() (Result, error) { return e.createPartition(b, rec.text) })
 		}
 		if b.Temp {
 			e.catalogGen++ // prepared statements bind again
-			return s.applyingDefaultACLs(func() (Result, error) { return s.createTemp(b) })()
+			return s.applyingDefaultACLs(s.owningCreated(func() (Result, error) { return s.createTemp(b) }))()
 		}
 		if err := permanentForeignKeys(b); err != nil {
 			return Result{}, err
@@ -714,7 +714,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		s.promoteForCode(rec)
 		if b.Table.Temp {
 			e.catalogGen++ // prepared statements bind again
-			return s.applyingDefaultACLs(func() (Result, error) { return s.createTempAs(b) })()
+			return s.applyingDefaultACLs(s.owningCreated(func() (Result, error) { return s.createTempAs(b) }))()
 		}
 		return s.ddl("CREATE TABLE AS", func() (Result, error) {
 			return e.withTypeUses(b.Table.Name, rec, func() (Result, error) { return e.createTableAs(b) })
@@ -740,7 +740,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.CreateSequence:
 		if b.Temp {
 			e.catalogGen++ // prepared statements bind again
-			return s.applyingDefaultACLs(func() (Result, error) { return s.createTempSequence(b) })()
+			return s.applyingDefaultACLs(s.owningCreated(func() (Result, error) { return s.createTempSequence(b) }))()
 		}
 		return s.ddl("CREATE SEQUENCE", func() (Result, error) { return e.createSequence(b) })
 	case *sql.CreateFunction:
@@ -1011,6 +1011,7 @@ func (s *Session) runDDL(fn func() (Result, error)) (Result, error) {
 	fn = s.e.pruningObjectComments(fn)
 	fn = s.pruningTypeOwners(fn)
 	fn = s.movingTypeACLs(fn)
+	fn = s.owningCreated(fn)
 	fn = s.applyingDefaultACLs(fn)
 	if len(s.e.evtTriggers) == 0 {
 		return fn()

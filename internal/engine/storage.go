@@ -214,9 +214,10 @@ func (s *Session) execCluster(c *sql.Cluster) (Result, error) {
 	return res, nil
 }
 
-// mustOwnTable checks that the session's role owns t: a superuser here.
+// mustOwnTable checks that the session's role holds the privileges of
+// t's owner (superusers do).
 func (s *Session) mustOwnTable(t *table) error {
-	return s.mustBeSuperuser("change table " + t.name)
+	return s.mustOwnRel(t.name, "table")
 }
 
 func (s *Session) execReindex(r *sql.Reindex) (Result, error) {

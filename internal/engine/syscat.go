@@ -423,7 +423,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	// for PUBLIC, as PostgreSQL grants; a schema's own to its owner.
 	for _, n := range e.schemaNames() {
 		g := map[string]uint8{}
-		if s := e.schemas[n]; s != nil {
+		if s := e.schemaNamed(n); s != nil {
 			for role, p := range s.grants {
 				g[role] = uint8(p)
 				addGrantOption(sc, schemaOID(n), "", role, p)
@@ -435,6 +435,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		sc.Grants[schemaOID(n)] = g
 		sc.Owners[schemaOID(n)] = e.roleOID(e.schemaOwner(n))
 	}
+	name(value.RegRole, databaseOwnerOID, databaseOwnerRole, databaseOwnerRole) // public's owner
 	for _, r := range o.roles {
 		name(value.RegRole, r.oid, expr.QuoteIdent(r.name), r.name)
 		if r.super {

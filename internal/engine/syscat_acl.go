@@ -113,7 +113,7 @@ func init() { value.ACLDefaultGrantor = SuperuserName }
 // pg_catalog, information_schema and public reads (pg_toast has none).
 func (o *catalogObjects) nspACL(n string) any {
 	owner := aclRole(o.e.schemaOwner(n))
-	sc := o.e.schemas[n]
+	sc := o.e.schemaNamed(n)
 	switch {
 	case sc == nil && n == "pg_toast":
 		return nil

@@ -59,6 +59,7 @@ type catalogImage struct {
 	inheritChks  map[string][]string
 	inheritChild bool
 	schemas      map[string]*schema
+	public       *schema
 	schemaCats   map[*schema]schema
 	indexes      map[string]*table
 	matIndexes   map[string]*matIndex
@@ -161,7 +162,7 @@ func (e *Engine) takeImage() *catalogImage {
 		userTypes: maps.Clone(e.userTypes), composites: maps.Clone(e.composites), restoreOIDs: maps.Clone(e.restoreOIDs),
 		typeUses: cloneSlices(e.typeUses), nextOID: e.nextOID, exts: maps.Clone(e.exts), casts: maps.Clone(e.casts),
 		inherits: slices.Clone(e.inherits), inheritOnly: cloneSlices(e.inheritOnly), inheritChks: cloneSlices(e.inheritChecks),
-		inheritChild: e.inheritChild, schemas: maps.Clone(e.schemas), indexes: maps.Clone(e.indexes),
+		inheritChild: e.inheritChild, schemas: maps.Clone(e.schemas), public: e.publicSchema, indexes: maps.Clone(e.indexes),
 		matIndexes: maps.Clone(e.matIndexes), parts: maps.Clone(e.parts), order: slices.Clone(e.order),
 		deps: cloneSlices(e.deps), notes: maps.Clone(e.notes), roles: maps.Clone(e.roles), grants: cloneNested(e.grants), grantOrder: cloneSlices(e.grantOrder), defACLs: e.defACLs, dbACL: e.dbACL, dbACLOrder: e.dbACLOrder, typeACLs: e.typeACLs, typeOptions: e.typeOptions, colGrants: maps.Clone(e.colGrants),
 		deferKeys: e.deferKeys, nextID: e.nextID,
@@ -191,7 +192,10 @@ func (e *Engine) takeImage() *catalogImage {
 		im.rlsCats[r] = tableRLS{enabled: r.enabled, forced: r.forced, policies: slices.Clone(r.policies)}
 	}
 	im.schemaCats = make(map[*schema]schema, len(e.schemas))
-	for _, s := range e.schemas {
+	for _, s := range append(slices.Collect(maps.Values(e.schemas)), e.publicSchema) {
+		if s == nil {
+			continue
+		}
 		im.schemaCats[s] = schema{name: s.name, owner: s.owner, grants: maps.Clone(s.grants), order: s.order}
 	}
 	im.roleCats = make(map[*role]role, len(e.roles))
@@ -218,7 +222,7 @@ func (e *Engine) restoreImage(im *catalogImage) {
 	e.userTypes, e.composites, e.restoreOIDs, e.typeUses, e.nextOID = im.userTypes, im.composites, im.restoreOIDs, im.typeUses, im.nextOID
 	e.exts, e.casts = im.exts, im.casts
 	e.inherits, e.inheritOnly, e.inheritChecks, e.inheritChild = im.inherits, im.inheritOnly, im.inheritChks, im.inheritChild
-	e.schemas, e.indexes, e.matIndexes, e.parts = im.schemas, im.indexes, im.matIndexes, im.parts
+	e.schemas, e.publicSchema, e.indexes, e.matIndexes, e.parts = im.schemas, im.public, im.indexes, im.matIndexes, im.parts
 	e.order, e.deps, e.notes, e.roles, e.grants, e.grantOrder = im.order, im.deps, im.notes, im.roles, im.grants, im.grantOrder
 	e.colGrants, e.defACLs, e.dbACL, e.dbACLOrder, e.typeACLs = im.colGrants, im.defACLs, im.dbACL, im.dbACLOrder, im.typeACLs
 	e.typeOptions = im.typeOptions

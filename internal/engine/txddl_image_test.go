@@ -20,7 +20,7 @@ var imageOf = map[string]string{
 	"userTypes": "userTypes", "composites": "composites", "restoreOIDs": "restoreOIDs",
 	"typeUses": "typeUses", "nextOID": "nextOID", "exts": "exts", "casts": "casts",
 	"inherits": "inherits", "inheritOnly": "inheritOnly", "inheritChecks": "inheritChks",
-	"inheritChild": "inheritChild", "schemas": "schemas", "indexes": "indexes",
+	"inheritChild": "inheritChild", "schemas": "schemas", "publicSchema": "public", "indexes": "indexes",
 	"matIndexes": "matIndexes", "parts": "parts", "order": "order", "deps": "deps",
 	"notes": "notes", "roles": "roles", "grants": "grants", "grantOrder": "grantOrder", "defACLs": "defACLs", "dbACL": "dbACL", "dbACLOrder": "dbACLOrder", "typeACLs": "typeACLs", "typeOptions": "typeOptions", "colGrants": "colGrants", "deferKeys": "deferKeys",
 	"nextID": "nextID", "shared.m": "shared", "shared.list": "sharedList", "colls": "colls",

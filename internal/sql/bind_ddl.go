@@ -25,7 +25,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	if err := b.domainTaken(rv.Relname); err != nil {
 		return nil, err
 	}
-	ct := &CreateTable{Name: rv.Relname, IfNotExists: cs.IfNotExists, Temp: rv.Relpersistence == "t" || rv.Schemaname == "pg_temp", Unlogged: rv.Relpersistence == "u"}
+	ct := &CreateTable{Name: rv.Relname, NameLoc: int(rv.Location), IfNotExists: cs.IfNotExists, Temp: rv.Relpersistence == "t" || rv.Schemaname == "pg_temp", Unlogged: rv.Relpersistence == "u"}
 	var tableCons []*pg_query.Constraint
 	colIdx := map[string]int{}
 	var elts []*pg_query.ColumnDef

@@ -160,7 +160,7 @@ func (b *binder) bindCreatePartition(cs *pg_query.CreateStmt) (Bound, error) {
 		return nil, b.refuse(rv.Location, "storage options and ON COMMIT of a partition are not supported")
 	}
 	pd := parent.Def
-	ct := &CreateTable{Name: rv.Relname, IfNotExists: cs.IfNotExists, Cols: slices.Clone(pd.Cols),
+	ct := &CreateTable{Name: rv.Relname, NameLoc: int(rv.Location), IfNotExists: cs.IfNotExists, Cols: slices.Clone(pd.Cols),
 		PrimaryKey: pd.PrimaryKey, Uniques: pd.Uniques, Temp: temp}
 	root := pd
 	if parent.Partition != nil {

@@ -68,7 +68,10 @@ type Check struct {
 
 // CreateTable is CREATE TABLE.
 type CreateTable struct {
-	Name        string
+	Name string
+	// NameLoc is the offset of the name in the statement's text, for
+	// errors about it (0 when none).
+	NameLoc     int
 	IfNotExists bool
 	Cols        []ColumnDef
 	PrimaryKey  []int   // column positions; nil without a primary key
