@@ -42,7 +42,7 @@ var notCatalog = map[string]string{
 	"tableAsProfile": "set while one EXPLAIN ANALYZE CREATE TABLE … AS runs",
 	"tx":             "the transaction, whose log undoes rows", "txd": "the block itself", "gate": "the block itself",
 	"ts": "logical time: no commit runs inside a block", "subs": "ended at the block's end (endBlock); the names of their views are kept (objectCats)",
-	"notices": "a commit's notices", "noticeLevels": "a commit's notices", "noticeCodes": "a commit's notices",
+	"notices": "a commit's notices", "noticeLevels": "a commit's notices", "noticeCodes": "a commit's notices", "noticeFields": "a commit's notices",
 	"spare": "reused transaction", "deltas": "commit scratch", "touched": "commit scratch", "batch": "commit scratch",
 	"read": "derived, cleared by restoreImage", "readGen": "derived", "scratch": "scratch", "castRow": "scratch",
 	"rowsCast": "scratch", "eachRow": "test switch", "image": "scratch", "castFor": "derived, keyed by catalogGen",
