@@ -142,7 +142,7 @@ var copyOnWrite = map[string]string{
 	"engine.rule": "copied (objectCats)", "engine.tableRLS": "copied (rlsCats)", "engine.schema": "copied (schemaCats)",
 	"engine.role": "copied (roleCats)", "engine.table": "its catalog fields are copied (tableCats)",
 	"engine.sequence": "its options are copied (seqCats)", "expr.Domain": "its definition is kept (objectCats)",
-	"value.EnumDesc": "copy on write (enums)",
+	"value.EnumDesc": "copy on write (enums)", "sql.UserCollation": "ALTER COLLATION makes a new one",
 }
 
 // TestCatalogImageObjects checks that the objects the catalog's maps and
