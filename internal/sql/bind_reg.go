@@ -17,6 +17,27 @@ func (b *binder) sysCatalog() *expr.SysCatalog {
 	return nil
 }
 
+// regIn is the conversion of a value of kind from to the reg* kind k: a
+// name (text) looked up, an oid (or an integer) named; nil when from has
+// none.
+func regIn(sc *expr.SysCatalog, k, from value.Kind) func(value.Value) (value.Value, error) {
+	switch {
+	case from == value.Unknown || isString(from):
+		return func(v value.Value) (value.Value, error) { return sc.RegIn(k, v.String()) }
+	case from.IsInteger() || from == k || from.IsOid() && value.CanCast(from, k, true):
+		// one reg* type to another only through oid, but regproc and
+		// regprocedure, regoper and regoperator, as in PostgreSQL
+		return func(v value.Value) (value.Value, error) {
+			o, err := value.Cast(v, value.OidType, true)
+			if err != nil {
+				return value.Null, err
+			}
+			return sc.RegOut(k, o.OID()), nil
+		}
+	}
+	return nil
+}
+
 // regCast binds a cast of e to the reg* kind k: a name (text) is looked
 // up, an oid (or an integer) named. A constant is resolved now, as
 // PostgreSQL resolves 'name'::regclass when it plans the statement; a
@@ -34,21 +55,8 @@ func (b *binder) regCast(e expr.Expr, k value.Kind, c *pg_query.TypeCast) (expr.
 			WithHint("cast to oid, or compare names")
 	}
 	from := e.Type().Kind
-	var in func(value.Value) (value.Value, error)
-	switch {
-	case from == value.Unknown || isString(from):
-		in = func(v value.Value) (value.Value, error) { return sc.RegIn(k, v.String()) }
-	case from.IsInteger() || from == k || from.IsOid() && value.CanCast(from, k, true):
-		// one reg* type to another only through oid, but regproc and
-		// regprocedure, regoper and regoperator, as in PostgreSQL
-		in = func(v value.Value) (value.Value, error) {
-			o, err := value.Cast(v, value.OidType, true)
-			if err != nil {
-				return value.Null, err
-			}
-			return sc.RegOut(k, o.OID()), nil
-		}
-	default:
+	in := regIn(sc, k, from)
+	if in == nil {
 		return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", e.Type(), k)
 	}
 	t := value.Type{Kind: k, Mod: -1}

@@ -33,20 +33,10 @@ func (b *binder) regArrayCast(e expr.Expr, t value.Type, c *pg_query.TypeCast) (
 	}
 	el := from.Elem()
 	var in func(value.Value) (value.Value, error)
-	switch {
-	case !from.IsArray():
-		return nil, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type %s to %s", e.Type(), t)
-	case isString(el):
-		in = func(v value.Value) (value.Value, error) { return sc.RegIn(k, v.String()) }
-	case el.IsInteger() || el == k || el.IsOid() && value.CanCast(el, k, true):
-		in = func(v value.Value) (value.Value, error) {
-			o, err := value.Cast(v, value.OidType, true)
-			if err != nil {
-				return value.Null, err
-			}
-			return sc.RegOut(k, o.OID()), nil
-		}
-	default:
+	if from.IsArray() {
+		in = regIn(sc, k, el)
+	}
+	if in == nil {
 		return nil, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type %s to %s", e.Type(), t)
 	}
 	def := &expr.FuncDef{Name: t.String(), Strict: true, Params: []value.Kind{from}, Result: t,
