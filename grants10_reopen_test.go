@@ -27,19 +27,11 @@ SET ROLE b;
 GRANT SELECT (x) ON t TO PUBLIC;
 RESET ROLE`)
 	defer db.Close()
-	for _, c := range []struct{ q, want string }{
+	wantRows(t, db, []queryRows{
 		{"SELECT attname, attacl::text FROM pg_attribute WHERE attrelid = 't'::regclass AND attnum > 0 ORDER BY attnum", "[[x {c=r/o,a=r*/o,b=r*/a,=r/b}] [y {a=r*w*/o,c=w/a}]]"},
 		{"SELECT has_column_privilege('c', 't', 'y', 'UPDATE'), has_column_privilege('b', 't', 'x', 'SELECT WITH GRANT OPTION'), has_column_privilege('c', 't', 'y', 'SELECT')", "[[t t f]]"},
 		{"SELECT grantor, grantee, column_name, privilege_type FROM information_schema.column_privileges WHERE table_name = 't' AND grantor <> 'o' ORDER BY 1, 2, 3, 4", "[[a b x SELECT] [a c y UPDATE] [b PUBLIC x SELECT]]"},
-	} {
-		rs, err := db.Query(c.q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if g := fmt.Sprint(rs.Rows); g != c.want {
-			t.Errorf("%s after reopening:\n got %s\nwant %s", c.q, g, c.want)
-		}
-	}
+	})
 	if err := db.Exec("DROP ROLE b"); err == nil {
 		t.Error("DROP ROLE b, a grantor, succeeded after reopening")
 	}

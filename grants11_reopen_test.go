@@ -26,19 +26,11 @@ GRANT SELECT ON q TO CURRENT_USER;
 RESET ROLE;
 GRANT CREATE ON SCHEMA s TO a`)
 	defer db.Close()
-	for _, c := range []struct{ q, want string }{
+	wantRows(t, db, []queryRows{
 		{"SELECT relname, relacl::text FROM pg_class WHERE relname IN ('t', 'q') ORDER BY 1", "[[q {=U/b,b=rwU/b}] [t {=rd/deltaview,deltaview=arwdDxt/deltaview,a=r/deltaview,b=w/deltaview}]]"},
 		{"SELECT nspacl::text FROM pg_namespace WHERE nspname = 's'", "[[{=U/deltaview,deltaview=UC/deltaview,a=C/deltaview}]]"},
 		{"SELECT has_table_privilege('b', 't', 'DELETE'), has_table_privilege('b', 't', 'INSERT')", "[[t f]]"},
-	} {
-		rs, err := db.Query(c.q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if g := fmt.Sprint(rs.Rows); g != c.want {
-			t.Errorf("%s after reopening:\n got %s\nwant %s", c.q, g, c.want)
-		}
-	}
+	})
 	if err := db.Exec("REVOKE ALL ON t FROM PUBLIC; GRANT SELECT ON t TO PUBLIC"); err != nil {
 		t.Fatal(err)
 	}

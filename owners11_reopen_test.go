@@ -27,20 +27,12 @@ CREATE TABLE pt (x int);
 CREATE VIEW pv AS SELECT x FROM pt;
 RESET ROLE`)
 	defer db.Close()
-	for _, c := range []struct{ q, want string }{
+	wantRows(t, db, []queryRows{
 		{"SELECT relname, pg_get_userbyid(relowner) FROM pg_class WHERE relname IN ('t', 't_k_seq', 'mv', 'pt', 'pv') ORDER BY 1", "[[mv a] [pt b] [pv b] [t a] [t_k_seq a]]"},
 		{"SELECT pg_get_userbyid(proowner) FROM pg_proc WHERE proname = 'f'", "[[a]]"},
 		{"SELECT pg_get_userbyid(typowner) FROM pg_type WHERE typname = 'e'", "[[a]]"},
 		{"SELECT nspacl::text FROM pg_namespace WHERE nspname = 'public'", "[[{pg_database_owner=UC/pg_database_owner,=U/pg_database_owner,b=C/pg_database_owner}]]"},
-	} {
-		rs, err := db.Query(c.q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if g := fmt.Sprint(rs.Rows); g != c.want {
-			t.Errorf("%s after reopening:\n got %s\nwant %s", c.q, g, c.want)
-		}
-	}
+	})
 	if err := db.Exec("DROP ROLE a"); err == nil {
 		t.Error("DROP ROLE a, an owner, succeeded after reopening")
 	}
