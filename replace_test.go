@@ -34,7 +34,9 @@ func TestReplaceErrors(t *testing.T) {
 	if err := db.Exec(`
 		CREATE TABLE t (id int PRIMARY KEY, v int NOT NULL);
 		CREATE TABLE bag (v int);
+		CREATE TABLE pos (id int PRIMARY KEY, v int CHECK (v > 0));
 		INSERT INTO t VALUES (1, 5);
+		INSERT INTO pos VALUES (1, 1);
 		INSERT INTO bag VALUES (1);
 		CREATE MATERIALIZED VIEW s AS SELECT sum(v) FROM t;`); err != nil {
 		t.Fatal(err)
@@ -46,6 +48,7 @@ func TestReplaceErrors(t *testing.T) {
 	}{
 		{"t", []deltaview.Value{deltaview.Int(2), deltaview.Int(1)}, "02000"},
 		{"t", []deltaview.Value{deltaview.Int(1), deltaview.Null}, "23502"},
+		{"pos", []deltaview.Value{deltaview.Int(1), deltaview.Int(-1)}, "23514"},
 		{"t", []deltaview.Value{deltaview.Int(1)}, "42601"},
 		{"bag", []deltaview.Value{deltaview.Int(1)}, "42P10"},
 		{"nope", []deltaview.Value{deltaview.Int(1)}, "42P01"},

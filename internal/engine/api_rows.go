@@ -112,7 +112,8 @@ type castFor struct {
 }
 
 // castPlan returns t's columns' plan and whether its rows need the
-// constraints' general check: made once, and again only for another
+// constraints' general check (CHECK constraints, domains, generated
+// columns): made once, and again only for another
 // table or after a catalog change, so that a batch made a Replace a call
 // (Session.Replace) works it out once, as ReplaceRows does a call. The
 // table's definition and columns are compared too, should a change reach
@@ -127,7 +128,7 @@ func (e *Engine) castPlan(t *table) ([]colCast, bool) {
 	for i := range t.cols {
 		ct := t.cols[i].Type
 		plan = append(plan, colCast{typ: ct, text: ct.Kind == value.Text && ct.Mod < 0, notNull: t.def.Cols[i].NotNull})
-		verify = verify || t.def.Cols[i].Domain != nil
+		verify = verify || t.def.Cols[i].Domain != nil || t.def.Cols[i].Generated != nil
 	}
 	e.rowsCast = plan
 	e.castFor = castFor{t: t, def: t.def, cols: unsafe.SliceData(t.cols), gen: e.catalogGen, verify: verify}
