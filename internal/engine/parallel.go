@@ -101,10 +101,12 @@ type prepared struct {
 // prepared.
 func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, string, error) {
 	e.mu.settle()
-	workers := e.nWorkers()
-	if workers >= 2 && (e.stepping && !e.bigCommit || e.tooSmallToSplit(in)) {
-		// A clock's step outside a commit goes by the rows its views read.
-		workers = 1
+	// A clock's step outside a commit goes by the rows its views read.
+	// Asked first: the workers' number (GOMAXPROCS, under the scheduler's
+	// lock) costs more than the rest of a single change's wave.
+	workers := 1
+	if !(e.stepping && !e.bigCommit) && !e.tooSmallToSplit(in) {
+		workers = e.nWorkers()
 	}
 	var jobs *indexJobs
 	if workers >= 2 {
