@@ -86,6 +86,16 @@ func (e *Engine) bareName(key string) string {
 	return n
 }
 
+// missingTableSkip is the notice of DROP TRIGGER, RULE or POLICY IF
+// EXISTS on the table keyed key that does not exist: PostgreSQL names
+// the schema when the schema written is the one missing.
+func (e *Engine) missingTableSkip(key string) string {
+	if i := strings.IndexByte(key, '.'); i > 0 && !e.schemaExists(key[:i]) && !isTemp(key) {
+		return fmt.Sprintf("schema %q does not exist, skipping", key[:i])
+	}
+	return fmt.Sprintf("relation %q does not exist, skipping", key)
+}
+
 // schemaExists reports whether the schema name exists.
 func (e *Engine) schemaExists(name string) bool {
 	return sql.SystemSchema(name) || e.schemas[name] != nil
