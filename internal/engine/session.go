@@ -742,7 +742,16 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			e.catalogGen++ // prepared statements bind again
 			return s.applyingDefaultACLs(s.owningCreated(func() (Result, error) { return s.createTempSequence(b) }))()
 		}
-		return s.ddl("CREATE SEQUENCE", func() (Result, error) { return e.createSequence(b) })
+		return s.ddl("CREATE SEQUENCE", func() (Result, error) {
+			role := s.creatorName()
+			if role == "" {
+				role = SuperuserName
+			}
+			if err := s.ownedByCheck(b.Name, role, &b.Opts); err != nil {
+				return Result{}, err
+			}
+			return e.createSequence(b)
+		})
 	case *sql.CreateFunction:
 		tag := "CREATE FUNCTION"
 		if b.Func.Procedure {
@@ -769,7 +778,14 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.DropOperator:
 		return s.ddl("DROP OPERATOR", func() (Result, error) { return e.dropOperators(b) })
 	case *sql.AlterSequence:
-		return s.ddl("ALTER SEQUENCE", func() (Result, error) { return s.alterSequence(b) })
+		return s.ddl("ALTER SEQUENCE", func() (Result, error) {
+			if e.seqs[b.Name] != nil {
+				if err := s.ownedByCheck(b.Name, e.relOwner(b.Name), &b.Opts); err != nil {
+					return Result{}, err
+				}
+			}
+			return s.alterSequence(b)
+		})
 	case *sql.DropSequence:
 		return s.ddl("DROP SEQUENCE", func() (Result, error) {
 			res, err := e.dropSequence(b)

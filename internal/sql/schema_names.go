@@ -346,6 +346,25 @@ func (b *binder) textRelationKey(text string) (string, error) {
 	return k, nil
 }
 
+// namesRelationKey resolves a relation named by a list of names (as
+// OWNED BY s.t.c names its table s.t) to its key, as a RangeVar's name
+// is resolved: a schema that does not exist is 3F000; a name the
+// qualifier does not resolve is left as written, for the caller's error.
+func (b *binder) namesRelationKey(schema, name string) (string, error) {
+	q := b.qualifier()
+	if q == nil || systemSchema(schema) {
+		return name, nil
+	}
+	if schema != "" && !q.SchemaExists(schema) {
+		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+	}
+	k, ok, err := q.RelationKey(schema, name)
+	if err != nil || !ok {
+		return name, err
+	}
+	return k, nil
+}
+
 // qualifier is the catalog's Qualifier, nil for a catalog without schemas.
 func (b *binder) qualifier() Qualifier {
 	if nr, ok := b.cat.(NameResolver); ok {
