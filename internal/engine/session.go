@@ -287,7 +287,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return s.storageAccess(b)
 	case *sql.ExplainAnalyze:
 		return s.explainAnalyzeAccess(b)
-	case *sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics, *sql.CreateCollation, *sql.DropCollation, *sql.AlterCollation:
+	case *sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics, *sql.AlterStatisticsOwner, *sql.CreateCollation, *sql.DropCollation, *sql.AlterCollation:
 		if s.block {
 			return accessSession // refused by ddl
 		}
@@ -984,11 +984,13 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.AlterCollation:
 		return s.ddl("ALTER COLLATION", func() (Result, error) { return s.alterCollation(b) })
 	case *sql.CreateStatistics:
-		return s.ddl("CREATE STATISTICS", func() (Result, error) { return e.createStatistics(b) })
+		return s.ddl("CREATE STATISTICS", func() (Result, error) { return e.createStatistics(b, s.creatorName()) })
 	case *sql.DropStatistics:
 		return s.ddl("DROP STATISTICS", func() (Result, error) { return e.dropStatistics(b) })
 	case *sql.AlterStatistics:
 		return s.ddl("ALTER STATISTICS", func() (Result, error) { return e.alterStatistics(b) })
+	case *sql.AlterStatisticsOwner:
+		return s.ddl("ALTER STATISTICS", func() (Result, error) { return s.alterStatisticsOwner(b) })
 	case *sql.Listen:
 		return s.execListen(b)
 	case *sql.Notify:
