@@ -102,7 +102,7 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 			}
 		}
 	}
-	if err := t.clusterOnCheck(a); err != nil {
+	if err := e.clusterOnCheck(t, a); err != nil {
 		return Result{}, err
 	}
 	moved, err := e.moveOwned(a)

@@ -53,11 +53,11 @@ func (e *Engine) replicaIndexCheck(t *table, name string, def *sql.CreateTable) 
 	switch {
 	case owner == nil:
 		if _, ok := e.Relation(name); ok {
-			return pgerr.New(pgerr.WrongObjectType, "%q is not an index", name)
+			return pgerr.New(pgerr.WrongObjectType, "%q is not an index", e.bareName(name))
 		}
-		return pgerr.New(pgerr.UndefinedObject, "index %q for table %q does not exist", name, t.name)
+		return pgerr.New(pgerr.UndefinedObject, "index %q for table %q does not exist", e.bareName(name), e.bareName(t.name))
 	case owner != t:
-		return pgerr.New(pgerr.WrongObjectType, "%q is not an index for table %q", name, t.name)
+		return pgerr.New(pgerr.WrongObjectType, "%q is not an index for table %q", e.bareName(name), e.bareName(t.name))
 	}
 	var u *uniqueIndex
 	for _, k := range t.uniques {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -278,6 +279,21 @@ func (e *Engine) moveObjectComments(old, new string, classes ...string) error {
 		}
 	}
 	return nil
+}
+
+// renameMemberComment gives the comment on the member old of the
+// class's objects of table (a policy renamed) to its new name: the
+// object keeps its oid, and its comment.
+func (e *Engine) renameMemberComment(class, table, old, new string) error {
+	key := commentKey(class, table)
+	text, ok := e.comments[key][old]
+	if !ok || old == new {
+		return nil
+	}
+	m := maps.Clone(e.comments[key])
+	delete(m, old)
+	m[new] = text
+	return e.setComments(key, m)
 }
 
 // pruningObjectComments is the DDL statement fn, after which the

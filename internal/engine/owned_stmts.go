@@ -98,6 +98,7 @@ type ownedObjects struct {
 	// domains and types are the domains and the other types CREATE
 	// TYPE made (enum, composite, range) ALTER … OWNER TO gave them.
 	domains, types []string
+	stats          []string // statistics objects
 }
 
 // ownedBy collects what the roles own; the caller holds the engine's lock.
@@ -151,6 +152,11 @@ func (e *Engine) ownedObjectsOf(roles []string) ownedObjects {
 			o.schemas = append(o.schemas, sql.QuoteIdent(n))
 		}
 	}
+	for _, n := range sortedKeys(e.stats) {
+		if st := e.stats[n]; st.owner != "" && has(st.owner) {
+			o.stats = append(o.stats, sql.QuoteIdent(n))
+		}
+	}
 	for _, n := range sortedKeys(e.typeOwners) {
 		if !has(e.typeOwners[n]) || !e.userTypeExists(n) || isTemp(n) {
 			continue
@@ -193,6 +199,9 @@ func (s *Session) reassignOwnedStmts(r *pg_query.ReassignOwnedStmt) ([]string, e
 	var out []string
 	for _, n := range o.tables {
 		out = append(out, "ALTER TABLE "+n+" OWNER TO "+q)
+	}
+	for _, n := range o.stats {
+		out = append(out, "ALTER STATISTICS "+n+" OWNER TO "+q)
 	}
 	for _, n := range o.views {
 		out = append(out, "ALTER VIEW "+n+" OWNER TO "+q)
@@ -281,6 +290,9 @@ func (s *Session) dropOwnedStmts(d *pg_query.DropOwnedStmt) ([]string, error) {
 	out = append(out, e.dropOwnedDatabase(roles)...)
 	out = append(out, e.dropOwnedTypeACLs(roles)...)
 	o := e.ownedObjectsOf(roles)
+	for _, n := range o.stats {
+		out = append(out, "DROP STATISTICS IF EXISTS "+n)
+	}
 	for _, n := range o.matviews {
 		out = append(out, "DROP MATERIALIZED VIEW IF EXISTS "+n+cascade)
 	}

@@ -25,6 +25,7 @@ func (e *Engine) roleDependents(role string) []string {
 	out = append(out, e.executeGrantees(role)...)
 	out = append(out, e.typesOwnedBy(role)...)
 	out = append(out, e.collationsOwnedBy(role)...)
+	out = append(out, e.statsOwnedBy(role)...)
 	out = append(out, e.schemasOwnedBy(role)...)
 	if p := e.policyOfRole(role); p != "" {
 		out = append(out, strings.Split(p, "\n")...)

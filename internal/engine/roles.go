@@ -469,6 +469,8 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return s.mustOwnRelations(b.Names, 0, true)
 	case *sql.AlterSequence:
 		return s.mustOwnRelations([]string{b.Name}, 0, true)
+	case *sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics, *sql.AlterStatisticsOwner:
+		return s.mayStatistics(b) // statistics_owner.go
 	}
 	return s.mustBeSuperuser("run this statement")
 }

@@ -172,7 +172,7 @@ func (s *Session) createPolicy(c *sql.CreatePolicy) (Result, error) {
 	r := e.rlsFor(c.Table)
 	for _, p := range r.policies {
 		if p.Name == c.Name {
-			return Result{}, pgerr.New(pgerr.DuplicateObject, "policy %q for table %q already exists", c.Name, c.Table)
+			return Result{}, pgerr.New(pgerr.DuplicateObject, "policy %q for table %q already exists", c.Name, e.bareName(c.Table))
 		}
 	}
 	roles, err := s.policyRoles(c.Roles)
@@ -198,7 +198,7 @@ func (e *Engine) findPolicy(name, table string) (*tableRLS, int, error) {
 			}
 		}
 	}
-	return nil, -1, pgerr.New(pgerr.UndefinedObject, "policy %q for table %q does not exist", name, table)
+	return nil, -1, pgerr.New(pgerr.UndefinedObject, "policy %q for table %q does not exist", name, e.bareName(table))
 }
 
 func (s *Session) alterPolicy(a *sql.AlterPolicy) (Result, error) {
@@ -212,7 +212,7 @@ func (s *Session) alterPolicy(a *sql.AlterPolicy) (Result, error) {
 	if a.NewName != "" {
 		for _, q := range r.policies {
 			if q.Name == a.NewName {
-				return Result{}, pgerr.New(pgerr.DuplicateObject, "policy %q for table %q already exists", a.NewName, a.Table)
+				return Result{}, pgerr.New(pgerr.DuplicateObject, "policy %q for table %q already exists", a.NewName, e.bareName(a.Table))
 			}
 		}
 		p.Name = a.NewName
@@ -237,6 +237,9 @@ func (s *Session) alterPolicy(a *sql.AlterPolicy) (Result, error) {
 	if err := e.storePolicy(&p, old.storeName()); err != nil {
 		return Result{}, err
 	}
+	if err := e.renameMemberComment("policy", a.Table, old.Name, p.Name); err != nil {
+		return Result{}, err
+	}
 	*old = p
 	sort.Slice(r.policies, func(i, j int) bool { return r.policies[i].Name < r.policies[j].Name })
 	return Result{Tag: "ALTER POLICY"}, nil
@@ -244,7 +247,7 @@ func (s *Session) alterPolicy(a *sql.AlterPolicy) (Result, error) {
 
 func (e *Engine) dropPolicy(d *sql.DropPolicy) (Result, error) {
 	if _, ok := e.tables[d.Table]; !ok && d.IfExists {
-		return Result{Tag: "DROP POLICY", Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", d.Table)}}, nil
+		return Result{Tag: "DROP POLICY", Notices: []string{e.missingTableSkip(d.Table)}}, nil
 	}
 	r, i, err := e.findPolicy(d.Name, d.Table)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // none for a relation that is not a table.
 func (o *catalogObjects) rowSecurity(rel *catRel) *tableRLS {
 	if rel.kind == 'r' && rel.t != nil {
-		if r := o.rls[rel.name]; r != nil {
+		if r := o.rls[rel.key]; r != nil {
 			return r
 		}
 	}
@@ -81,7 +81,7 @@ func pgPolicies(o *catalogObjects, r *catRows) {
 		if !p.Permissive {
 			perm = "RESTRICTIVE"
 		}
-		r.add("schemaname", nspName(rel.nsp), "tablename", rel.name, "policyname", p.Name, "permissive", perm, "roles", roles,
+		r.add("schemaname", rel.schema, "tablename", rel.name, "policyname", p.Name, "permissive", perm, "roles", roles,
 			"cmd", sql.PolicyCmdName(p.Cmd), "qual", exprOrNull(p.Using), "with_check", exprOrNull(p.Check))
 	})
 }

@@ -208,14 +208,14 @@ func (s *Session) createRule(cr *sql.CreateRule) (Result, error) {
 // dropRule runs DROP RULE.
 func (e *Engine) dropRule(d *sql.DropRule) (Result, error) {
 	if d.Missing {
-		return Result{Tag: "DROP RULE", Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", d.Table)}}, nil
+		return Result{Tag: "DROP RULE", Notices: []string{e.missingTableSkip(d.Table)}}, nil
 	}
 	i := ruleIndex(e.rules[d.Table], d.Name)
 	if i < 0 {
 		if d.IfExists {
 			return Result{Tag: "DROP RULE", Notices: []string{fmt.Sprintf("rule %q for relation %q does not exist, skipping", d.Name, d.Table)}}, nil
 		}
-		return Result{}, pgerr.New(pgerr.UndefinedObject, "rule %q for relation %q does not exist", d.Name, d.Table)
+		return Result{}, pgerr.New(pgerr.UndefinedObject, "rule %q for relation %q does not exist", d.Name, e.bareName(d.Table))
 	}
 	if err := e.removeRules([]*rule{e.rules[d.Table][i]}); err != nil {
 		return Result{}, err

@@ -86,6 +86,16 @@ func (e *Engine) bareName(key string) string {
 	return n
 }
 
+// missingTableSkip is the notice of DROP TRIGGER, RULE or POLICY IF
+// EXISTS on the table keyed key that does not exist: PostgreSQL names
+// the schema when the schema written is the one missing.
+func (e *Engine) missingTableSkip(key string) string {
+	if i := strings.IndexByte(key, '.'); i > 0 && !e.schemaExists(key[:i]) && !isTemp(key) {
+		return fmt.Sprintf("schema %q does not exist, skipping", key[:i])
+	}
+	return fmt.Sprintf("relation %q does not exist, skipping", key)
+}
+
 // schemaExists reports whether the schema name exists.
 func (e *Engine) schemaExists(name string) bool {
 	return sql.SystemSchema(name) || e.schemas[name] != nil
@@ -634,14 +644,23 @@ func (s *Session) execSchemaElements(st *sql.Stmt) ([]Result, bool, error) {
 	}
 	s.e.mu.RLock()
 	path := append([]string{name}, s.searchPath()...)
+	owner := s.e.schemaOwner(name)
 	s.e.mu.RUnlock()
 	s.pathOverride = path
-	defer func() { s.pathOverride = nil }()
+	// The elements are made as the schema's owner, who owns them, with
+	// its privileges, as PostgreSQL runs them (the built-in superuser
+	// as the session without a role).
+	role := s.role
+	if s.role = owner; owner == SuperuserName {
+		s.role = ""
+	}
+	defer func() { s.pathOverride, s.role = nil, role }()
 	for _, el := range elems {
 		r, err := s.Exec(el)
 		res = append(res, r...)
 		if err != nil {
-			s.pathOverride = nil
+			// Undone unchecked: what the statement made goes with it.
+			s.pathOverride, s.role = nil, ""
 			drop, _ := sql.Parse("DROP SCHEMA " + sql.QuoteIdent(name) + " CASCADE")
 			s.Exec(drop) //nolint:errcheck // the element's error is the one to report
 			// Its position is in the element's own text, not the

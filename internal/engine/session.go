@@ -287,7 +287,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return s.storageAccess(b)
 	case *sql.ExplainAnalyze:
 		return s.explainAnalyzeAccess(b)
-	case *sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics, *sql.CreateCollation, *sql.DropCollation, *sql.AlterCollation:
+	case *sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics, *sql.AlterStatisticsOwner, *sql.CreateCollation, *sql.DropCollation, *sql.AlterCollation:
 		if s.block {
 			return accessSession // refused by ddl
 		}
@@ -742,7 +742,16 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			e.catalogGen++ // prepared statements bind again
 			return s.applyingDefaultACLs(s.owningCreated(func() (Result, error) { return s.createTempSequence(b) }))()
 		}
-		return s.ddl("CREATE SEQUENCE", func() (Result, error) { return e.createSequence(b) })
+		return s.ddl("CREATE SEQUENCE", func() (Result, error) {
+			role := s.creatorName()
+			if role == "" {
+				role = SuperuserName
+			}
+			if err := s.ownedByCheck(b.Name, role, &b.Opts); err != nil {
+				return Result{}, err
+			}
+			return e.createSequence(b)
+		})
 	case *sql.CreateFunction:
 		tag := "CREATE FUNCTION"
 		if b.Func.Procedure {
@@ -769,7 +778,14 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.DropOperator:
 		return s.ddl("DROP OPERATOR", func() (Result, error) { return e.dropOperators(b) })
 	case *sql.AlterSequence:
-		return s.ddl("ALTER SEQUENCE", func() (Result, error) { return s.alterSequence(b) })
+		return s.ddl("ALTER SEQUENCE", func() (Result, error) {
+			if e.seqs[b.Name] != nil {
+				if err := s.ownedByCheck(b.Name, e.relOwner(b.Name), &b.Opts); err != nil {
+					return Result{}, err
+				}
+			}
+			return s.alterSequence(b)
+		})
 	case *sql.DropSequence:
 		return s.ddl("DROP SEQUENCE", func() (Result, error) {
 			res, err := e.dropSequence(b)
@@ -968,11 +984,13 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.AlterCollation:
 		return s.ddl("ALTER COLLATION", func() (Result, error) { return s.alterCollation(b) })
 	case *sql.CreateStatistics:
-		return s.ddl("CREATE STATISTICS", func() (Result, error) { return e.createStatistics(b) })
+		return s.ddl("CREATE STATISTICS", func() (Result, error) { return e.createStatistics(b, s.creatorName()) })
 	case *sql.DropStatistics:
 		return s.ddl("DROP STATISTICS", func() (Result, error) { return e.dropStatistics(b) })
 	case *sql.AlterStatistics:
 		return s.ddl("ALTER STATISTICS", func() (Result, error) { return e.alterStatistics(b) })
+	case *sql.AlterStatisticsOwner:
+		return s.ddl("ALTER STATISTICS", func() (Result, error) { return s.alterStatisticsOwner(b) })
 	case *sql.Listen:
 		return s.execListen(b)
 	case *sql.Notify:

@@ -23,6 +23,7 @@ import (
 // (pg_statistic_ext.stxkind's letters) and target (-1 for the default).
 type statsObject struct {
 	name, table string
+	owner       string // "" for the built-in superuser (statistics_owner.go)
 	cols        []string
 	kinds       string
 	target      int
@@ -51,24 +52,32 @@ func (st *statsObject) sql() string {
 	return text
 }
 
-// storeStats records st anew in the store (its old entry, under old,
-// dropped first when old is not "").
+// storeStats records st anew in the store, with its owner (its old
+// entries, under old, dropped first when old is not "").
 func (e *Engine) storeStats(old string, st *statsObject) error {
 	if e.store == nil {
 		return nil
 	}
 	if old != "" {
-		if err := e.store.Drop([]string{statsKey(old)}); err != nil {
+		if err := e.store.Drop([]string{statsKey(old), ownerStoreName(statsKey(old))}); err != nil {
 			return err
 		}
 	}
 	if st == nil {
 		return nil
 	}
-	return e.store.Create(&StoredRelation{Name: statsKey(st.name), Kind: KindStatistics, SQL: st.sql()})
+	if err := e.store.Create(&StoredRelation{Name: statsKey(st.name), Kind: KindStatistics, SQL: st.sql()}); err != nil {
+		return err
+	}
+	if text := st.ownerSQL(); text != "" {
+		return e.store.Create(&StoredRelation{Name: ownerStoreName(statsKey(st.name)), Kind: KindRelOwner, SQL: text})
+	}
+	return nil
 }
 
-func (e *Engine) createStatistics(cs *sql.CreateStatistics) (Result, error) {
+// createStatistics runs CREATE STATISTICS, the object owned by owner (""
+// for the built-in superuser).
+func (e *Engine) createStatistics(cs *sql.CreateStatistics, owner string) (Result, error) {
 	if e.stats[cs.Name] != nil {
 		if cs.IfNotExists {
 			return Result{Tag: "CREATE STATISTICS", Notices: []string{fmt.Sprintf("statistics object %q already exists, skipping", cs.Name)}}, nil
@@ -78,7 +87,7 @@ func (e *Engine) createStatistics(cs *sql.CreateStatistics) (Result, error) {
 	if e.tables[cs.Table] == nil && e.views[cs.Table] == nil && e.unpopulated[cs.Table] == nil {
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", cs.Table)
 	}
-	st := &statsObject{name: cs.Name, table: cs.Table, cols: cs.Cols, kinds: cs.Kinds, target: -1}
+	st := &statsObject{name: cs.Name, table: cs.Table, owner: owner, cols: cs.Cols, kinds: cs.Kinds, target: -1}
 	if err := e.storeStats("", st); err != nil {
 		return Result{}, err
 	}
@@ -106,6 +115,9 @@ func (e *Engine) dropStatistics(d *sql.DropStatistics) (Result, error) {
 		keys := make([]string, len(gone))
 		for i, n := range gone {
 			keys[i] = statsKey(n)
+		}
+		for _, n := range gone {
+			keys = append(keys, ownerStoreName(statsKey(n)))
 		}
 		if err := e.store.Drop(keys); err != nil {
 			return Result{}, err
@@ -204,7 +216,7 @@ func (e *Engine) statsKeysOf(all map[string]bool) []string {
 	var out []string
 	for _, name := range sortedKeys(e.stats) {
 		if all[e.stats[name].table] {
-			out = append(out, statsKey(name))
+			out = append(out, statsKey(name), ownerStoreName(statsKey(name)))
 		}
 	}
 	return out
@@ -253,7 +265,7 @@ func pgStatisticExt(o *catalogObjects, r *catRows) {
 			kinds[i] = st.kinds[i : i+1]
 		}
 		r.add("oid", objectOID("statistic_ext", st.name), "stxrelid", RelationOID(st.table), "stxname", st.name,
-			"stxnamespace", uint32(publicOID), "stxowner", uint32(superuserOID), "stxstattarget", st.target,
+			"stxnamespace", uint32(publicOID), "stxowner", o.e.roleOID(st.ownerName()), "stxstattarget", st.target,
 			"stxkeys", strings.Join(attrs, " "), "stxkind", kinds)
 	}
 }

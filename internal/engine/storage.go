@@ -181,9 +181,9 @@ func (s *Session) execCluster(c *sql.Cluster) (Result, error) {
 		if e.views[c.Table] != nil || e.unpopulated[c.Table] != nil {
 			// A materialized view takes no index here.
 			if c.Index != "" {
-				return Result{}, pgerr.New(pgerr.UndefinedObject, "index %q for table %q does not exist", c.Index, c.Table)
+				return Result{}, pgerr.New(pgerr.UndefinedObject, "index %q for table %q does not exist", e.bareName(c.Index), e.bareName(c.Table))
 			}
-			return Result{}, pgerr.New(pgerr.UndefinedObject, "there is no previously clustered index for table %q", c.Table)
+			return Result{}, pgerr.New(pgerr.UndefinedObject, "there is no previously clustered index for table %q", e.bareName(c.Table))
 		}
 		return Result{}, e.notTableOrMatView(c.Table)
 	}
@@ -193,13 +193,13 @@ func (s *Session) execCluster(c *sql.Cluster) (Result, error) {
 	idx := c.Index
 	if idx == "" {
 		if t.clustered == "" {
-			return Result{}, pgerr.New(pgerr.UndefinedObject, "there is no previously clustered index for table %q", c.Table)
+			return Result{}, pgerr.New(pgerr.UndefinedObject, "there is no previously clustered index for table %q", e.bareName(c.Table))
 		}
 		idx = t.clustered
 	} else if !t.hasIndex(idx) {
-		return Result{}, pgerr.New(pgerr.UndefinedObject, "index %q for table %q does not exist", idx, c.Table)
+		return Result{}, pgerr.New(pgerr.UndefinedObject, "index %q for table %q does not exist", e.bareName(idx), e.bareName(c.Table))
 	} else if slices.ContainsFunc(t.xindexes, func(ix *namedIndex) bool { return ix.name == idx && ix.x.where != nil }) {
-		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot cluster on partial index %q", idx)
+		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot cluster on partial index %q", e.bareName(idx))
 	}
 	t.clustered = idx
 	if !s.block {
@@ -331,16 +331,16 @@ func (t *table) rebuildIndexes(only string) []string {
 
 // clusterOnCheck checks ALTER TABLE … CLUSTER ON idx as CLUSTER … USING
 // idx does: the index must be one of t's, and not partial.
-func (t *table) clusterOnCheck(a *sql.AlterTable) error {
+func (e *Engine) clusterOnCheck(t *table, a *sql.AlterTable) error {
 	if a.Cluster == nil || *a.Cluster == "" {
 		return nil
 	}
 	idx := *a.Cluster
 	if !t.hasIndex(idx) {
-		return pgerr.New(pgerr.UndefinedObject, "index %q for table %q does not exist", idx, a.Table)
+		return pgerr.New(pgerr.UndefinedObject, "index %q for table %q does not exist", e.bareName(idx), e.bareName(a.Table))
 	}
 	if slices.ContainsFunc(t.xindexes, func(ix *namedIndex) bool { return ix.name == idx && ix.x.where != nil }) {
-		return pgerr.New(pgerr.FeatureNotSupported, "cannot cluster on partial index %q", idx)
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot cluster on partial index %q", e.bareName(idx))
 	}
 	return nil
 }

@@ -374,8 +374,8 @@ func pgIndex(o *catalogObjects, r *catRows) {
 		r.add("indexrelid", rel.oid, "indrelid", rel.on.oid, "indnatts", len(keys), "indnkeyatts", len(ix.cols),
 			"indexprs", exprs, "indpred", pred,
 			"indisunique", ix.unique, "indnullsnotdistinct", nnd, "indisprimary", ix.primary, "indisexclusion", ix.excl != nil,
-			"indimmediate", !ix.deferrable, "indisclustered", rel.t != nil && rel.t.clustered == rel.name, "indisvalid", true, "indcheckxmin", false, "indisready", true,
-			"indislive", true, "indisreplident", rel.on != nil && rel.on.t != nil && rel.on.t.isReplicaIndex(rel.name), "indkey", keys, "indcollation", colls,
+			"indimmediate", !ix.deferrable, "indisclustered", rel.t != nil && rel.t.clustered == rel.key, "indisvalid", true, "indcheckxmin", false, "indisready", true,
+			"indislive", true, "indisreplident", rel.on != nil && rel.on.t != nil && rel.on.t.isReplicaIndex(rel.key), "indkey", keys, "indcollation", colls,
 			"indclass", classes, "indoption", indOption(ix, zeros))
 	}
 }

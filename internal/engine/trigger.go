@@ -140,7 +140,7 @@ func (e *Engine) createTrigger(ct *sql.CreateTrigger, text string) (Result, erro
 func (e *Engine) dropTrigger(d *sql.DropTrigger) (Result, error) {
 	if _, ok := e.Relation(d.Table); !ok {
 		if d.IfExists {
-			return Result{Tag: "DROP TRIGGER", Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", d.Table)}}, nil
+			return Result{Tag: "DROP TRIGGER", Notices: []string{e.missingTableSkip(d.Table)}}, nil
 		}
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", d.Table)
 	}
@@ -149,7 +149,7 @@ func (e *Engine) dropTrigger(d *sql.DropTrigger) (Result, error) {
 		if d.IfExists {
 			return Result{Tag: "DROP TRIGGER", Notices: []string{fmt.Sprintf("trigger %q for relation %q does not exist, skipping", d.Name, d.Table)}}, nil
 		}
-		return Result{}, pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", d.Name, d.Table)
+		return Result{}, pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", d.Name, e.bareName(d.Table))
 	}
 	if err := e.removeTriggers([]*trigger{e.triggers[d.Table][i]}); err != nil {
 		return Result{}, err

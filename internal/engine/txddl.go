@@ -79,7 +79,7 @@ func blockCatalogKind(b sql.Bound) bool {
 		*sql.CreateDomain, *sql.AlterDomain, *sql.DropDomain,
 		*sql.CreateRule, *sql.DropRule, *sql.RenameRule, *sql.AlterRules, *sql.AlterTriggers,
 		*sql.AttachPartition, *sql.DetachPartition, *sql.AlterPartition, *sql.AlterInherit,
-		*sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics,
+		*sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics, *sql.AlterStatisticsOwner,
 		*sql.CreateCollation, *sql.DropCollation, *sql.AlterCollation,
 		*sql.CreateCast, *sql.DropCast, *sql.CreateRange, *sql.AlterComposite, *sql.RenameType,
 		*sql.AlterSchema, *sql.AlterExtension, *sql.DropExtension, *sql.GrantRoutine,

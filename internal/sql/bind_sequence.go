@@ -289,9 +289,18 @@ func (b *binder) seqOptions(opts []*pg_query.Node, o *SeqOptions, alter, identit
 			case len(names) == 1 && names[0] == "none":
 				o.OwnedNone = true
 			case len(names) >= 2:
-				o.OwnedBy = names[len(names)-2:]
+				schema := ""
+				if len(names) > 2 {
+					schema = names[len(names)-3]
+				}
+				t, err := b.namesRelationKey(schema, names[len(names)-2])
+				if err != nil {
+					return err
+				}
+				o.OwnedBy = []string{t, names[len(names)-1]}
 			default:
-				return b.stmt.errf(d.Location, pgerr.SyntaxError, "invalid OWNED BY option").WithHint("Specify OWNED BY table.column or OWNED BY NONE.")
+				// PostgreSQL's error has no position.
+				return pgerr.New(pgerr.SyntaxError, "invalid OWNED BY option").WithHint("Specify OWNED BY table.column or OWNED BY NONE.")
 			}
 		case "sequence_name":
 			if !identity {

@@ -113,6 +113,9 @@ func (b *binder) bindStorageStmt(n *pg_query.Node) (Bound, bool, error) {
 	case n.GetDropStmt() != nil && n.GetDropStmt().RemoveType == pg_query.ObjectType_OBJECT_STATISTIC_EXT:
 		st, err := b.bindDropStatistics(n.GetDropStmt())
 		return st, true, err
+	case n.GetAlterOwnerStmt() != nil && n.GetAlterOwnerStmt().ObjectType == pg_query.ObjectType_OBJECT_STATISTIC_EXT:
+		st, err := b.bindAlterStatisticsOwner(n.GetAlterOwnerStmt())
+		return st, true, err
 	case n.GetRenameStmt() != nil && n.GetRenameStmt().RenameType == pg_query.ObjectType_OBJECT_STATISTIC_EXT:
 		rs := n.GetRenameStmt()
 		return &AlterStatistics{Name: lastName(rs.Object.GetList().GetItems()), Rename: rs.Newname, IfExists: rs.MissingOk, Target: -1}, true, nil

@@ -147,6 +147,26 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 		if p := resolved[is.Relation]; p != "" && is.Idxname != "" {
 			is.Idxname = p + is.Idxname
 		}
+	case n.GetClusterStmt() != nil:
+		// An index a statement names beside its table is of the table's
+		// schema: CLUSTER s.t USING t_pkey is s.t_pkey.
+		cs := n.GetClusterStmt()
+		if p := resolved[cs.Relation]; p != "" && cs.Indexname != "" {
+			cs.Indexname = p + cs.Indexname
+		}
+	case n.GetAlterTableStmt() != nil:
+		as := n.GetAlterTableStmt()
+		if p := resolved[as.Relation]; p != "" {
+			for _, c := range as.Cmds {
+				switch c := c.GetAlterTableCmd(); {
+				case c.GetSubtype() == pg_query.AlterTableType_AT_ClusterOn:
+					c.Name = p + c.Name
+				case c.GetDef().GetReplicaIdentityStmt().GetName() != "":
+					ri := c.GetDef().GetReplicaIdentityStmt()
+					ri.Name = p + ri.Name
+				}
+			}
+		}
 	case n.GetRenameStmt() != nil:
 		rs := n.GetRenameStmt()
 		switch rs.RenameType {
@@ -176,8 +196,17 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 		}
 	}
 	col := 0
+	if d := out.Node.GetDropStmt(); d != nil {
+		switch d.RemoveType {
+		case pg_query.ObjectType_OBJECT_POLICY, pg_query.ObjectType_OBJECT_TRIGGER, pg_query.ObjectType_OBJECT_RULE:
+			lists, missingOK, col = d.Objects, d.MissingOk, 1 // table, member
+		}
+	}
 	if c := out.Node.GetCommentStmt(); c != nil && c.Object != nil {
 		switch c.Objtype {
+		case pg_query.ObjectType_OBJECT_TABCONSTRAINT, pg_query.ObjectType_OBJECT_TRIGGER,
+			pg_query.ObjectType_OBJECT_RULE, pg_query.ObjectType_OBJECT_POLICY:
+			lists, col = []*pg_query.Node{c.Object}, 1 // table, member
 		case pg_query.ObjectType_OBJECT_TABLE, pg_query.ObjectType_OBJECT_VIEW, pg_query.ObjectType_OBJECT_MATVIEW,
 			pg_query.ObjectType_OBJECT_SEQUENCE, pg_query.ObjectType_OBJECT_INDEX, pg_query.ObjectType_OBJECT_COLUMN:
 			lists = []*pg_query.Node{c.Object}
@@ -311,6 +340,25 @@ func (b *binder) textRelationKey(text string) (string, error) {
 		}
 	}
 	k, ok, err := nr.Qualifier().RelationKey(schema, name)
+	if err != nil || !ok {
+		return name, err
+	}
+	return k, nil
+}
+
+// namesRelationKey resolves a relation named by a list of names (as
+// OWNED BY s.t.c names its table s.t) to its key, as a RangeVar's name
+// is resolved: a schema that does not exist is 3F000; a name the
+// qualifier does not resolve is left as written, for the caller's error.
+func (b *binder) namesRelationKey(schema, name string) (string, error) {
+	q := b.qualifier()
+	if q == nil || systemSchema(schema) {
+		return name, nil
+	}
+	if schema != "" && !q.SchemaExists(schema) {
+		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+	}
+	k, ok, err := q.RelationKey(schema, name)
 	if err != nil || !ok {
 		return name, err
 	}
