@@ -355,6 +355,9 @@ func PersistenceError(table, other string, unlogged bool) error {
 // attribute options and the replica identity; "" when it has none.
 func (ct *CreateTable) attrsSQL() string {
 	var cmds []string
+	if n := ct.numberingSQL(); n != "" {
+		cmds = append(cmds, n)
+	}
 	for _, c := range ct.Cols {
 		col := "ALTER COLUMN " + QuoteIdent(c.Name)
 		if c.Attrs.StatisticsSet {
