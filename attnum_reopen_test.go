@@ -1,0 +1,38 @@
+package deltaview_test
+
+import "testing"
+
+// TestAttnumReopen checks that the numbers of a table's columns after a
+// DROP COLUMN, and the rows of pg_attribute of the dropped ones, are
+// kept after the file is opened again, and that an ADD COLUMN after the
+// reopen takes the number after the greatest, a dropped column's too.
+func TestAttnumReopen(t *testing.T) {
+	db, path := openFileDB(t, "attnum.db")
+	if err := db.Exec(`CREATE TABLE an (a int, b varchar(10) COLLATE "C", c text, d numeric(5,2), e int PRIMARY KEY);
+INSERT INTO an VALUES (1, 'x', 'y', 1.5, 2);
+ALTER TABLE an ALTER COLUMN d SET STORAGE main, ALTER COLUMN c SET STATISTICS 9;
+ALTER TABLE an DROP COLUMN b;
+ALTER TABLE an DROP COLUMN d;
+CREATE INDEX an_c ON an (c)`); err != nil {
+		t.Fatal(err)
+	}
+	attrs := `SELECT attnum, attname, atttypid, attlen, atttypmod, attstorage, attcollation, attisdropped, attstattarget FROM pg_attribute WHERE attrelid = 'an'::regclass AND attnum > 0 ORDER BY attnum`
+	want := "[[1 a 23 4 -1 p 0 f -1] [2 ........pg.dropped.2........ 0 -1 14 x 950 t 0] [3 c 25 -1 -1 x 100 f 9] " +
+		"[4 ........pg.dropped.4........ 0 -1 327686 m 0 t 0] [5 e 23 4 -1 p 0 f -1]]"
+	for round := 0; round < 2; round++ {
+		db = reopenFileDB(t, db, path)
+		wantRows(t, db, []queryRows{
+			{attrs, want},
+			{`SELECT relnatts FROM pg_class WHERE relname = 'an'`, map[int]string{0: "[[5]]", 1: "[[6]]"}[round]},
+			{`SELECT indexrelid::regclass::text, indkey::text FROM pg_index WHERE indrelid = 'an'::regclass ORDER BY 1`, "[[an_c 3] [an_pkey 5]]"},
+			{"SELECT * FROM an", map[int]string{0: "[[1 y 2]]", 1: "[[1 y 2 NULL]]"}[round]},
+		})
+		if round == 0 {
+			if err := db.Exec(`ALTER TABLE an ADD COLUMN f int`); err != nil {
+				t.Fatal(err)
+			}
+			want = want[:len(want)-1] + " [6 f 23 4 -1 p 0 f -1]]"
+		}
+	}
+	db.Close()
+}
