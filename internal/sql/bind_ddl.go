@@ -39,6 +39,11 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			if err != nil {
 				return nil, err
 			}
+			if rel, ok := b.cat.Relation(lc.Relation.Relname); ok {
+				o := lc.Options
+				ct.Likes = append(ct.Likes, Like{Table: rel.Name, Indexes: o&likeIndexes != 0, Comments: o&likeComments != 0,
+					Statistics: o&likeStatistics != 0, Constraints: o&likeConstraints != 0})
+			}
 			elts = append(elts, cols...)
 			tableCons = append(tableCons, cons...)
 			continue

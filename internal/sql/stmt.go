@@ -137,6 +137,8 @@ type CreateTable struct {
 	// Dropped are the columns DROP COLUMN dropped, which keep their
 	// numbers (attnum.go).
 	Dropped []DroppedColumn
+	// Likes are its LIKE clauses (bind_like.go).
+	Likes []Like
 }
 
 // OnCommit is what the end of each transaction does to a temporary table.
