@@ -36,3 +36,32 @@ CREATE INDEX an_c ON an (c)`); err != nil {
 	}
 	db.Close()
 }
+
+// TestLikeReopen checks that a table CREATE TABLE (LIKE … INCLUDING ALL)
+// made keeps, after the file is opened again, the columns, indexes,
+// comments and statistics objects it copied, whatever its source became
+// since.
+func TestLikeReopen(t *testing.T) {
+	db, path := openFileDB(t, "like.db")
+	if err := db.Exec(`CREATE TABLE ls (a int PRIMARY KEY, b text, c int);
+CREATE INDEX ON ls (b);
+CREATE INDEX ls_x ON ls (lower(b)) WHERE c > 1;
+COMMENT ON COLUMN ls.b IS 'bee';
+COMMENT ON INDEX ls_x IS 'x';
+CREATE STATISTICS ls_st ON b, c FROM ls;
+CREATE TABLE lt (LIKE ls INCLUDING ALL);
+ALTER TABLE ls ADD COLUMN d int;
+CREATE INDEX ON ls (c)`); err != nil {
+		t.Fatal(err)
+	}
+	for round := 0; round < 2; round++ {
+		db = reopenFileDB(t, db, path)
+		wantRows(t, db, []queryRows{
+			{`SELECT attname FROM pg_attribute WHERE attrelid = 'lt'::regclass AND attnum > 0 ORDER BY attnum`, "[[a] [b] [c]]"},
+			{`SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = 'lt'::regclass ORDER BY 1`, "[[lt_b_idx] [lt_lower_idx] [lt_pkey]]"},
+			{`SELECT c.relname, d.objsubid, d.description FROM pg_description d JOIN pg_class c ON c.oid = d.objoid WHERE c.relname LIKE 'lt%' ORDER BY 1, 2`, "[[lt 2 bee] [lt_lower_idx 0 x]]"},
+			{`SELECT stxname FROM pg_statistic_ext WHERE stxrelid = 'lt'::regclass`, "[[lt_b_c_stat]]"},
+		})
+	}
+	db.Close()
+}
