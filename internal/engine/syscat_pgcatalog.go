@@ -178,7 +178,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 		if rel.kind == 'r' || rel.kind == 'm' || rel.kind == 'S' || rel.kind == 'i' {
 			tuples = rel.rows
 		}
-		r.add("oid", rel.oid, "relname", rel.name, "relnamespace", rel.nsp, "reltype", rel.reltype, "reloftype", uint32(0),
+		r.add("oid", rel.oid, "relname", rel.name, "relnamespace", rel.nsp, "reltype", rel.reltype, "reloftype", o.relOfType(rel),
 			"relowner", o.e.roleOID(o.e.relOrTypeOwner(rel.key)), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
 			"relpersistence", persistence, "relkind", relKind(rel), "relnatts", rel.natts(), "relchecks", rel.checks,

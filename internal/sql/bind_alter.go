@@ -120,6 +120,8 @@ type alterWork struct {
 	nums    map[*pg_query.ColumnDef]int16
 	natts   int16
 	dropped []DroppedColumn
+	// ofType is the table's composite type, "" for none (bind_typed.go).
+	ofType string
 }
 
 func (w *alterWork) cols() []*pg_query.ColumnDef {
@@ -279,6 +281,7 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork,
 	}
 	w.startAttrs(rel.Def)
 	w.startNumbers(rel.Def)
+	w.ofType = rel.Def.OfType
 	at := &AlterTable{Table: rv.Relname, Only: !rv.Inh}
 	if !rv.Inh {
 		at.OnlyPartitioned = onlyPartitioned(rel, b.alterCmds)
@@ -292,6 +295,9 @@ func colErr(code, format, col, table string) *pgerr.Error {
 
 func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTableCmd) error {
 	if done, err := w.numberingCmd(at, cmd); done || err != nil {
+		return err
+	}
+	if done, err := b.typedTableCmd(w, cmd); done || err != nil {
 		return err
 	}
 	if done, err := b.alterGenerated(w, at, cmd); done || err != nil {
@@ -561,6 +567,9 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 	if cd == nil {
 		return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", rs.Subname)
 	}
+	if w.ofType != "" {
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot rename column of typed table")
+	}
 	if c, _ := w.col(rs.Newname); c != nil {
 		return nil, colErr(pgerr.DuplicateColumn, "column %q of relation %q already exists", rs.Newname, w.name)
 	}
@@ -602,6 +611,7 @@ func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
 	at.New = nb.(*CreateTable)
 	w.endAttrs(at.New)
 	w.endNumbers(at.New)
+	at.New.OfType = w.ofType
 	at.Map = w.origin
 	at.Fill = make([]expr.Expr, len(w.origin))
 	at.Cast = make([]expr.Expr, len(w.origin))

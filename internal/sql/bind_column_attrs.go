@@ -372,6 +372,9 @@ func (ct *CreateTable) attrsSQL() string {
 			cmds = append(cmds, col+" SET ("+strings.Join(opts, ", ")+")")
 		}
 	}
+	if ct.OfType != "" {
+		cmds = append(cmds, "OF "+QuoteIdent(ct.OfType))
+	}
 	switch ct.ReplicaIdentity {
 	case ReplicaFull:
 		cmds = append(cmds, "REPLICA IDENTITY FULL")

@@ -139,6 +139,9 @@ type CreateTable struct {
 	Dropped []DroppedColumn
 	// Likes are its LIKE clauses (bind_like.go).
 	Likes []Like
+	// OfType is the composite type of a typed table (CREATE TABLE … OF
+	// type, ALTER TABLE … OF type), "" for another (bind_typed.go).
+	OfType string
 }
 
 // OnCommit is what the end of each transaction does to a temporary table.
