@@ -65,3 +65,38 @@ CREATE INDEX ON ls (c)`); err != nil {
 	}
 	db.Close()
 }
+
+// TestTypedTableReopen checks that a typed table keeps its type after the
+// file is opened again, and with it the refusals it brings, also after
+// an ALTER TABLE rewrote its definition.
+func TestTypedTableReopen(t *testing.T) {
+	db, path := openFileDB(t, "typed.db")
+	if err := db.Exec(`CREATE TYPE tct AS (a int, b text);
+CREATE TABLE ttt OF tct (a WITH OPTIONS PRIMARY KEY);
+INSERT INTO ttt VALUES (1, 'x');
+CREATE TABLE tpl (a int, b text);
+ALTER TABLE tpl OF tct;
+ALTER TABLE tpl NOT OF;
+ALTER TABLE tpl OF tct`); err != nil {
+		t.Fatal(err)
+	}
+	for round := 0; round < 2; round++ {
+		db = reopenFileDB(t, db, path)
+		wantRows(t, db, []queryRows{
+			{`SELECT relname, reloftype::regtype::text FROM pg_class WHERE relname IN ('ttt', 'tpl') ORDER BY 1`, "[[tpl tct] [ttt tct]]"},
+			{"SELECT * FROM ttt", "[[1 x]]"},
+		})
+		if err := db.Exec(`ALTER TABLE ttt ADD COLUMN c int`); err == nil {
+			t.Fatal("ADD COLUMN of a typed table succeeded")
+		}
+		if round == 0 {
+			if err := db.Exec(`ALTER TABLE ttt ALTER COLUMN b SET NOT NULL`); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := db.Exec(`DROP TYPE tct`); err == nil {
+		t.Fatal("DROP TYPE of a typed table's type succeeded")
+	}
+	db.Close()
+}
