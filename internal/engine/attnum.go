@@ -131,3 +131,16 @@ func (r *catRel) indexCol(i int) catCol {
 	c.num = 0
 	return c
 }
+
+// namesByNum are the names of the relation's columns by number from 1, a
+// dropped column's as pg_attribute names it.
+func (r *catRel) namesByNum() []string {
+	out := make([]string, r.natts())
+	for i, c := range r.cols {
+		out[r.num(i)-1] = c.name
+	}
+	for _, d := range r.dropped {
+		out[d.Num-1] = droppedName(d.Num)
+	}
+	return out
+}
