@@ -171,6 +171,7 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 // alterRows builds the table's rows under its new definition, checks
 // them, records them in the store and takes the new table over.
 func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []string) (Result, error) {
+	fillDropped(a.New)
 	next := newTable(a.New)
 	next.temp = t.temp
 	var err error

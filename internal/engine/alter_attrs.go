@@ -19,6 +19,9 @@ import (
 // with PostgreSQL's errors. A session restoring a database file checks
 // nothing: its indexes are made after its tables.
 func (e *Engine) alterAttrsCheck(a *sql.AlterTable, restoring bool) error {
+	if err := numberingCheck(a, restoring); err != nil {
+		return err
+	}
 	t := e.tables[a.Table]
 	if t == nil || restoring {
 		return nil

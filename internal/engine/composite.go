@@ -97,6 +97,9 @@ func (e *Engine) saveComposite(old string, ct *sql.CompositeType) error {
 
 func (e *Engine) alterComposite(a *sql.AlterComposite) (Result, error) {
 	ct := e.composites[a.Name]
+	if err := e.refuseTypedAlter(a); err != nil {
+		return Result{}, err
+	}
 	if deps := e.typeDependents(a.Name, ct.Type); len(deps) > 0 {
 		if a.Retyped != "" {
 			if col := e.rowTypeColumn(a.Name); col != "" {

@@ -625,12 +625,18 @@ func (e *Engine) createTable(ct *sql.CreateTable, text string) (Result, error) {
 	}
 	e.tables[ct.Name] = newTable(ct)
 	e.noteDeferrable(e.tables[ct.Name])
+	if len(ct.Likes) > 0 {
+		text = ct.SQL() // not the LIKE, which would read its table as it is then (like.go)
+	}
 	if err := e.storeCreate(ct.Name, KindTable, text); err != nil {
 		e.forgetSequences(seqs) //nolint:errcheck // the store's error is the one to report
 		return Result{}, err
 	}
 	if len(ct.ForeignKeys) > 0 {
 		e.linkForeignKeys()
+	}
+	if err := e.copyLiked(ct); err != nil {
+		return Result{}, err
 	}
 	return Result{Tag: "CREATE TABLE"}, nil
 }

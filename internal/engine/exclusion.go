@@ -327,8 +327,8 @@ func (o *catalogObjects) exclusionOf(r *catRel, x *sql.Exclusion, add func(*catR
 			class = " " + el.Opclass
 		}
 		if el.Col >= 0 {
-			ci.cols = append(ci.cols, int16(el.Col+1))
-			ir.cols = append(ir.cols, r.cols[el.Col])
+			ci.cols = append(ci.cols, r.num(el.Col))
+			ir.cols = append(ir.cols, r.indexCol(el.Col))
 			keys, pretty = append(keys, el.SQL+class), append(pretty, el.SQL+class)
 			exprs = append(exprs, nil)
 			exprSQL = append(exprSQL, el.SQL)
@@ -350,7 +350,7 @@ func (o *catalogObjects) exclusionOf(r *catRel, x *sql.Exclusion, add func(*catR
 		ci.x = &keyExt{exprs: exprs, keySQL: exprSQL, where: x.Where, whereSQL: x.WhereSQL, include: x.Include}
 	}
 	for _, c := range x.Include {
-		ir.cols = append(ir.cols, r.cols[c])
+		ir.cols = append(ir.cols, r.indexCol(c))
 	}
 	head := "CREATE INDEX " + expr.QuoteIdent(o.e.bareName(x.Name)) + " ON " + expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n) + " USING " + x.Method + " ("
 	where := ""

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -27,7 +28,12 @@ type namedIndex struct {
 	// xord orders the rows of an index on expressions or partial by its
 	// computed key (exprpath.go), nil for the others.
 	xord *exprOrder
+	// seq orders a table's indexes as they were made (like.go).
+	seq uint64
 }
+
+// indexSeq numbers the indexes made, in order.
+var indexSeq atomic.Uint64
 
 // createIndex makes the index ci names, building it now.
 func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
@@ -67,7 +73,7 @@ func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
 // the statement text, and adds it to t's indexes.
 func (t *table) makeIndex(ci *sql.CreateIndex, name, text string) (*namedIndex, error) {
 	x := newKeyExt(ci)
-	ix := &namedIndex{name: name, text: text, cols: ci.Cols, x: x, def: ci}
+	ix := &namedIndex{name: name, text: text, cols: ci.Cols, x: x, def: ci, seq: indexSeq.Add(1)}
 	if x.ordered() {
 		ix.ord = newOrderedIndex(ci.Cols)
 	} else if !t.keepsRows() {

@@ -483,6 +483,9 @@ func pgPartitionedTable(o *catalogObjects, r *catRows) {
 		for i, e := range k.Exprs {
 			if c, ok := e.(*expr.Col); ok {
 				attrs = append(attrs, int16(c.Idx+1))
+				if c.Idx < len(rel.cols) {
+					attrs[len(attrs)-1] = rel.num(c.Idx)
+				}
 			} else {
 				attrs = append(attrs, 0)
 				exprs = append(exprs, k.SQL[i])

@@ -148,6 +148,7 @@ func (e *Engine) checkPartitionRows(p *partition, ap *sql.AlterPartition) error 
 func partitionCols(rootCols []catCol, def *sql.CreateTable) []catCol {
 	cols := slices.Clone(rootCols)
 	for i := range cols {
+		cols[i].num = 0 // numbered from 1, as a partition made after its root's drops
 		if i < len(def.Cols) {
 			c := &def.Cols[i]
 			cols[i].notNull = cols[i].notNull || c.NotNull

@@ -277,9 +277,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		}
 		name(value.RegClass, r.oid, out, schema+"."+r.name)
 		sc.RelKinds[r.oid] = r.kind
-		for _, c := range r.cols {
-			sc.RelCols[r.oid] = append(sc.RelCols[r.oid], c.name)
-		}
+		sc.RelCols[r.oid] = r.namesByNum()
 		switch {
 		case r.index != nil:
 			sc.IndexDefs[r.oid] = r.index.def

@@ -139,7 +139,7 @@ func pgDepend(o *catalogObjects, r *catRows) {
 						deptype = "i"
 					}
 					r.add("classid", classOID, "objid", rel.oid, "objsubid", 0,
-						"refclassid", classOID, "refobjid", t.oid, "refobjsubid", i+1, "deptype", deptype)
+						"refclassid", classOID, "refobjid", t.oid, "refobjsubid", t.num(i), "deptype", deptype)
 				}
 			}
 		}

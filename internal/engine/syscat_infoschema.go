@@ -161,8 +161,8 @@ func infoColumns(o *catalogObjects, r *catRows) {
 				def = c.def
 			}
 			pairs := []any{"table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name,
-				"column_name", c.name, "ordinal_position", i + 1, "column_default", def, "is_nullable", yesNo(!c.notNull),
-				"dtd_identifier", strconv.Itoa(i + 1), "is_self_referencing", "NO", "is_identity", "NO", "identity_cycle", "NO",
+				"column_name", c.name, "ordinal_position", rel.num(i), "column_default", def, "is_nullable", yesNo(!c.notNull),
+				"dtd_identifier", strconv.Itoa(int(rel.num(i))), "is_self_referencing", "NO", "is_identity", "NO", "identity_cycle", "NO",
 				"is_generated", isGen, "generation_expression", genExpr, "is_updatable", yesNo(updatable(i))}
 			pairs = append(pairs, infoDataType(c, o)...)
 			pairs = append(pairs, o.infoIdentity(rel, c)...)
@@ -228,7 +228,7 @@ func (o *catalogObjects) notNulls(fn func(rel *catRel, name, clause string)) {
 		}
 		for i, c := range rel.cols {
 			if c.notNull {
-				fn(rel, fmt.Sprintf("%d_%d_%d_not_null", publicOID, rel.oid, i+1), c.name+" IS NOT NULL")
+				fn(rel, fmt.Sprintf("%d_%d_%d_not_null", publicOID, rel.oid, rel.num(i)), c.name+" IS NOT NULL")
 			}
 		}
 	}
@@ -255,7 +255,7 @@ func infoKeyColumnUsage(o *catalogObjects, r *catRows) {
 			}
 			r.add("constraint_catalog", DatabaseName, "constraint_schema", c.rel.schema, "constraint_name", c.name,
 				"table_catalog", DatabaseName, "table_schema", c.rel.schema, "table_name", c.rel.name,
-				"column_name", c.rel.cols[n-1].name, "ordinal_position", i+1, "position_in_unique_constraint", pos)
+				"column_name", c.rel.cols[c.rel.colByNum(n)].name, "ordinal_position", i+1, "position_in_unique_constraint", pos)
 		}
 	}
 }
@@ -272,7 +272,7 @@ func infoConstraintColumnUsage(o *catalogObjects, r *catRows) {
 			rel, cols = c.ref, c.refCols
 		}
 		for _, n := range cols {
-			r.add("table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name, "column_name", rel.cols[n-1].name,
+			r.add("table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name, "column_name", rel.cols[rel.colByNum(n)].name,
 				"constraint_catalog", DatabaseName, "constraint_schema", c.rel.schema, "constraint_name", c.name)
 		}
 	}

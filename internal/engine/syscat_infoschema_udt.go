@@ -320,7 +320,7 @@ func infoElementTypes(o *catalogObjects, r *catRows) {
 			kind = "USER-DEFINED TYPE"
 		}
 		for i, c := range rel.cols {
-			add(rel.schema, rel.name, kind, i+1, c.typOID)
+			add(rel.schema, rel.name, kind, int(rel.num(i)), c.typOID)
 		}
 	}
 	for i := range o.types {

@@ -96,6 +96,8 @@ type catRel struct {
 	// reltype is the oid of the relation's row type, 0 for none
 	// (syscat_composite.go).
 	reltype uint32
+	// dropped are a table's dropped columns (attnum.go).
+	dropped []sql.DroppedColumn
 }
 
 type catCol struct {
@@ -108,6 +110,9 @@ type catCol struct {
 	gen bool
 	// identity is pg_attribute.attidentity: 'a', 'd' or 0.
 	identity byte
+	// num is its attnum when a column of its table was dropped, 0 for
+	// its position from 1 (attnum.go).
+	num int16
 }
 
 type catIndex struct {
@@ -306,18 +311,21 @@ func (e *Engine) catalogObjects() *catalogObjects {
 			continue // in the session's own schema, not listed
 		}
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'r', t: t, rows: float64(t.rows.Len()),
-			checks: len(t.def.Checks)}
+			checks: len(t.def.Checks), dropped: t.def.Dropped}
 		if t.def.PartitionBy != nil {
 			r.kind, r.partBy, r.rows = 'p', t.def.PartitionBy, -1
 		}
 		texts := newExprTexts(t.def.Cols, e)
-		for _, c := range t.def.Cols {
+		for i, c := range t.def.Cols {
 			def := texts.columnDefault(c, c.DefaultSQL)
 			if k, ok := serials[[2]string{name, c.Name}]; ok && (c.DefaultSQL == "" || c.DefaultSQL == sql.SerialDefault(k)) {
 				// Its sequence as regclass prints it, not by its key.
 				def = "nextval('" + strings.ReplaceAll(o.relText(k), "'", "''") + "'::regclass)"
 			}
-			cc := catCol{name: c.Name, typ: c.Type, typOID: e.typeOID(c.Type, c.Domain), notNull: c.NotNull, def: def, identity: c.Identity}
+			cc := catCol{name: c.Name, typ: c.Type, typOID: e.typeOID(c.Type, c.Domain), notNull: c.NotNull, def: def, identity: c.Identity, num: c.Attnum}
+			if c.Attnum == 0 {
+				cc.num = t.def.Attnum(i)
+			}
 			if c.GeneratedSQL != "" {
 				cc.def, cc.gen = texts.columnDefault(c, c.GeneratedSQL), true
 			}
@@ -467,7 +475,7 @@ func plainCols(e *Engine, cols []plan.Column) []catCol {
 func (r *catRel) attnum(col string) int {
 	for i, c := range r.cols {
 		if c.name == col {
-			return i + 1
+			return int(r.num(i))
 		}
 	}
 	return -1
@@ -476,17 +484,9 @@ func (r *catRel) attnum(col string) int {
 func (r *catRel) colList(nums []int16) string {
 	names := make([]string, len(nums))
 	for i, n := range nums {
-		names[i] = expr.QuoteIdent(r.cols[n-1].name)
+		names[i] = expr.QuoteIdent(r.cols[r.colByNum(n)].name)
 	}
 	return strings.Join(names, ", ")
-}
-
-func attnums(cols []int) []int16 {
-	out := make([]int16, len(cols))
-	for i, c := range cols {
-		out[i] = int16(c + 1)
-	}
-	return out
 }
 
 // indexesOf adds table r's indexes: those of its primary key and UNIQUE
@@ -529,11 +529,11 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 				ir.cols = append(ir.cols, catCol{name: exprColName(x.keySQL[i]), typ: typ, typOID: o.e.typeOID(typ, nil)})
 				continue
 			}
-			ir.cols = append(ir.cols, r.cols[n-1])
+			ir.cols = append(ir.cols, r.indexCol(r.colByNum(n)))
 		}
 		if x != nil {
 			for _, c := range x.include {
-				ir.cols = append(ir.cols, r.cols[c])
+				ir.cols = append(ir.cols, r.indexCol(c))
 			}
 		}
 		uniqueColNames(ir.cols)
@@ -544,7 +544,7 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 		if made[u] {
 			continue
 		}
-		cols := attnums(u.cols)
+		cols := r.attnums(u.cols)
 		ir := index(u.name, cols, true, u.primary, u.x, nil)
 		c := &catCon{oid: objectOID("constraint", r.name+"."+u.name), name: u.name, kind: 'u', rel: r, cols: cols, index: ir.oid}
 		c.def = "UNIQUE (" + r.colList(cols) + ")"
@@ -563,10 +563,10 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 		o.cons = append(o.cons, c)
 	}
 	for _, ix := range t.indexes {
-		index(ix.name, attnums(ix.cols), ix.unique != nil, false, ix.x, ix.def)
+		index(ix.name, r.attnums(ix.cols), ix.unique != nil, false, ix.x, ix.def)
 	}
 	for _, ix := range t.xindexes {
-		index(ix.name, attnums(ix.cols), ix.unique != nil, false, ix.x, ix.def)
+		index(ix.name, r.attnums(ix.cols), ix.unique != nil, false, ix.x, ix.def)
 	}
 	for _, x := range t.excl {
 		o.exclusionOf(r, x.x, add)
@@ -575,7 +575,7 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 	for _, ch := range t.def.Checks {
 		text, pretty := texts.check(ch.SQL)
 		c := &catCon{oid: objectOID("constraint", r.name+"."+ch.Name), name: ch.Name, kind: 'c', rel: r,
-			check: text, def: "CHECK (" + text + ")", notValid: ch.NotValid, cols: checkAttnums(ch.Expr)}
+			check: text, def: "CHECK (" + text + ")", notValid: ch.NotValid, cols: r.checkAttnums(ch.Expr)}
 		if pretty != "" {
 			c.pretty = "CHECK (" + pretty + ")"
 		}
@@ -592,11 +592,11 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 // checkAttnums is a CHECK's pg_constraint.conkey: the attnums of the
 // columns its expression reads, once each, in the order they appear, as
 // PostgreSQL records them; nil for none.
-func checkAttnums(e expr.Expr) []int16 {
+func (r *catRel) checkAttnums(e expr.Expr) []int16 {
 	var out []int16
 	expr.Walk(e, func(x expr.Expr) bool {
-		if c, ok := x.(*expr.Col); ok && !slices.Contains(out, int16(c.Idx+1)) {
-			out = append(out, int16(c.Idx+1))
+		if c, ok := x.(*expr.Col); ok && c.Idx < len(r.cols) && !slices.Contains(out, r.num(c.Idx)) {
+			out = append(out, r.num(c.Idx))
 		}
 		return true
 	})
@@ -612,8 +612,8 @@ func (o *catalogObjects) foreignKeysOf(r *catRel, byName map[string]*catRel, par
 		if ref == nil {
 			continue
 		}
-		c := &catCon{oid: objectOID("constraint", r.name+"."+fk.Name), name: fk.Name, kind: 'f', rel: r, cols: attnums(fk.Cols),
-			ref: ref, refCols: attnums(fk.RefCols), upd: byte(fk.OnUpdate), del: byte(fk.OnDelete), match: 's'}
+		c := &catCon{oid: objectOID("constraint", r.name+"."+fk.Name), name: fk.Name, kind: 'f', rel: r, cols: r.attnums(fk.Cols),
+			ref: ref, refCols: ref.attnums(fk.RefCols), upd: byte(fk.OnUpdate), del: byte(fk.OnDelete), match: 's'}
 		if fk.MatchFull {
 			c.match = 'f'
 		}

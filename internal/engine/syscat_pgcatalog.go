@@ -8,6 +8,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -177,10 +178,10 @@ func pgClass(o *catalogObjects, r *catRows) {
 		if rel.kind == 'r' || rel.kind == 'm' || rel.kind == 'S' || rel.kind == 'i' {
 			tuples = rel.rows
 		}
-		r.add("oid", rel.oid, "relname", rel.name, "relnamespace", rel.nsp, "reltype", rel.reltype, "reloftype", uint32(0),
+		r.add("oid", rel.oid, "relname", rel.name, "relnamespace", rel.nsp, "reltype", rel.reltype, "reloftype", o.relOfType(rel),
 			"relowner", o.e.roleOID(o.e.relOrTypeOwner(rel.key)), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
-			"relpersistence", persistence, "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
+			"relpersistence", persistence, "relkind", relKind(rel), "relnatts", rel.natts(), "relchecks", rel.checks,
 			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.hasTriggers(), "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
 			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", !rel.unpopulated, "relreplident", replident, "relispartition", rel.part != nil,
 			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel), "reloptions", relOptions(rel), "relacl", o.relACL(rel))
@@ -191,39 +192,24 @@ func pgAttribute(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
 		def := rel.tableDef()
 		for i, c := range rel.cols {
-			b := builtinByKind[c.typ.Kind]
-			length, byval, align, storage := int16(-1), false, "i", "x"
-			if c.typ.Kind.IsArray() && !c.typ.Kind.IsVector() {
-				b = nil
-			}
-			if b != nil {
-				length, byval, align, storage = b.Len, b.ByVal, string(rune(b.Align)), string(rune(b.Storage))
-			} else if c.typ.Kind == value.Enum {
-				length, byval, storage = 4, true, "p"
-			}
-			ndims := 0
-			if c.typ.Kind.IsArray() && !c.typ.Kind.IsVector() {
-				ndims = 1
-			}
-			coll := typeCollation(c.typ)
-			stats, compression, options := -1, "", any(nil)
+			var cd *sql.ColumnDef
+			stats, options := -1, any(nil)
 			if def != nil && i < len(def.Cols) {
-				a := &def.Cols[i].Attrs
-				coll = columnCollationOID(&def.Cols[i], coll)
-				stats, options = a.StatTarget(), attOptions(a.Options)
-				if a.Storage != 0 {
-					storage = string(rune(a.Storage))
-				}
-				if a.Compression != 0 {
-					compression = string(rune(a.Compression))
-				}
+				cd = &def.Cols[i]
+				stats, options = cd.Attrs.StatTarget(), attOptions(cd.Attrs.Options)
 			}
-			r.add("attrelid", rel.oid, "attname", c.name, "atttypid", c.typOID, "attstattarget", stats, "attlen", length,
-				"attnum", i+1, "attndims", ndims, "attcacheoff", -1, "atttypmod", c.typ.Typmod(), "attbyval", byval,
-				"attalign", align, "attstorage", storage, "attcompression", compression, "attnotnull", c.notNull, "atthasdef", c.def != "",
+			a := columnAttr(c.typ, cd)
+			compression := ""
+			if a.Compression != 0 {
+				compression = string(rune(a.Compression))
+			}
+			r.add("attrelid", rel.oid, "attname", c.name, "atttypid", c.typOID, "attstattarget", stats, "attlen", a.Len,
+				"attnum", rel.num(i), "attndims", a.Ndims, "attcacheoff", -1, "atttypmod", a.Typmod, "attbyval", a.ByVal,
+				"attalign", string(rune(a.Align)), "attstorage", string(rune(a.Storage)), "attcompression", compression, "attnotnull", c.notNull, "atthasdef", c.def != "",
 				"atthasmissing", false, "attidentity", identityFlag(c.identity), "attgenerated", genFlag(c.gen), "attisdropped", false, "attislocal", true,
-				"attinhcount", 0, "attcollation", coll, "attoptions", options, "attacl", o.e.columnACL(rel.key, c.name))
+				"attinhcount", 0, "attcollation", a.Collation, "attoptions", options, "attacl", o.e.columnACL(rel.key, c.name))
 		}
+		pgAttributeDropped(rel, r)
 		if rel.kind == 'r' && rel.t != nil {
 			pgAttributeSystem(rel, r)
 		}
@@ -345,8 +331,10 @@ func pgIndex(o *catalogObjects, r *catRows) {
 				c := rel.cols[i]
 				classes[i], colls[i] = indexOpclass(ix.method, opts, c.typ, c.typOID), indexCollation(opts, c.typ)
 				// An element without COLLATE has its column's collation.
-				if def := rel.on.tableDef(); def != nil && !strings.Contains(opts, "COLLATE") && int(ix.cols[i]) > 0 && int(ix.cols[i]) <= len(def.Cols) {
-					colls[i] = columnCollationOID(&def.Cols[ix.cols[i]-1], colls[i])
+				if def := rel.on.tableDef(); def != nil && !strings.Contains(opts, "COLLATE") && ix.cols[i] > 0 {
+					if k := rel.on.colByNum(ix.cols[i]); k >= 0 && k < len(def.Cols) {
+						colls[i] = columnCollationOID(&def.Cols[k], colls[i])
+					}
 				}
 			}
 		}
@@ -355,7 +343,7 @@ func pgIndex(o *catalogObjects, r *catRows) {
 		nnd := false
 		if x := ix.x; x != nil {
 			for _, c := range x.include {
-				keys = append(slices.Clip(keys), int16(c+1))
+				keys = append(slices.Clip(keys), rel.on.num(c))
 			}
 			var texts []string
 			for i, e := range x.exprs {
@@ -416,7 +404,7 @@ func pgAttrdef(o *catalogObjects, r *catRows) {
 		}
 		for i, c := range rel.cols {
 			if c.def != "" {
-				r.add("oid", objectOID("attrdef", rel.name+"."+c.name), "adrelid", rel.oid, "adnum", i+1, "adbin", c.def)
+				r.add("oid", objectOID("attrdef", rel.name+"."+c.name), "adrelid", rel.oid, "adnum", rel.num(i), "adbin", c.def)
 			}
 		}
 	}

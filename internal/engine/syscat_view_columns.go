@@ -44,7 +44,11 @@ func pgDependViews(o *catalogObjects, r *catRows) {
 		dep(classClass, v.oid, 0, "n")
 		for _, u := range o.e.viewColumnUses(v.key) {
 			if t := o.relKeyed(u.rel); t != nil && t != v {
-				dep(classClass, t.oid, u.col+1, "n")
+				sub := u.col + 1
+				if u.col >= 0 && u.col < len(t.cols) {
+					sub = int(t.num(u.col))
+				}
+				dep(classClass, t.oid, sub, "n")
 			}
 		}
 		for _, sig := range o.e.funcDeps[v.key] {

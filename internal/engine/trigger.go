@@ -332,6 +332,9 @@ func pgTrigger(o *catalogObjects, r *catRows) {
 			attrs := make([]int16, len(tr.cols))
 			for i, c := range tr.cols {
 				attrs[i] = int16(c + 1)
+				if c < len(rel.cols) {
+					attrs[i] = rel.num(c)
+				}
 			}
 			enabled := tr.tgenabled()
 			var qual any

@@ -333,6 +333,7 @@ func (e *Engine) typeDependents(name string, t value.Type) []string {
 			out = append(out, fmt.Sprintf("type %s depends on type %s", un, name))
 		}
 	}
+	out = append(out, e.typedTableLines(name)...)
 	byColumn := map[string]bool{}
 	for tn, tb := range e.tables {
 		for _, c := range tb.def.Cols {

@@ -78,6 +78,10 @@ type AlterTable struct {
 	// IdentityOpts are the sequence options ALTER COLUMN … SET sets of
 	// identity columns, which the engine applies to their sequences.
 	IdentityOpts []IdentityOpts
+	// Numbering is the first parameter of SET (attnums = …,
+	// dropped_attributes = …), which only a store's restoring session
+	// runs (attnum.go); "" for none.
+	Numbering string
 }
 
 // IdentityOpts are the options of the sequence of identity column Col.
@@ -111,6 +115,13 @@ type alterWork struct {
 	// added are the columns the statement adds whose default a SET
 	// DEFAULT changes, as ADD COLUMN wrote them (bind_alter_add_default.go).
 	added map[string]*pg_query.ColumnDef
+	// nums are the columns' numbers, natts the greatest given, dropped
+	// the columns dropped (attnum.go).
+	nums    map[*pg_query.ColumnDef]int16
+	natts   int16
+	dropped []DroppedColumn
+	// ofType is the table's composite type, "" for none (bind_typed.go).
+	ofType string
 }
 
 func (w *alterWork) cols() []*pg_query.ColumnDef {
@@ -269,6 +280,8 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork,
 		w.origin = append(w.origin, i)
 	}
 	w.startAttrs(rel.Def)
+	w.startNumbers(rel.Def)
+	w.ofType = rel.Def.OfType
 	at := &AlterTable{Table: rv.Relname, Only: !rv.Inh}
 	if !rv.Inh {
 		at.OnlyPartitioned = onlyPartitioned(rel, b.alterCmds)
@@ -281,6 +294,12 @@ func colErr(code, format, col, table string) *pgerr.Error {
 }
 
 func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTableCmd) error {
+	if done, err := w.numberingCmd(at, cmd); done || err != nil {
+		return err
+	}
+	if done, err := b.typedTableCmd(w, cmd); done || err != nil {
+		return err
+	}
 	if done, err := b.alterGenerated(w, at, cmd); done || err != nil {
 		return err
 	}
@@ -302,10 +321,12 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		}
 		w.cs.TableElts = append(w.cs.TableElts, cmd.Def)
 		w.origin = append(w.origin, -1)
+		w.num(cd)
 		at.Columns = true
 	case pg_query.AlterTableType_AT_DropColumn:
-		_, i := w.col(cmd.Name)
-		if i < 0 {
+		dc, i := w.col(cmd.Name)
+		if i < 0 || w.origin[i] < 0 { // PostgreSQL drops before it adds
+
 			if cmd.MissingOk {
 				at.Notices = append(at.Notices, fmt.Sprintf("column %q of relation %q does not exist, skipping", cmd.Name, w.name))
 				return nil
@@ -320,6 +341,7 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 			c := el.GetConstraint()
 			return c != nil && (slices.Contains(keyNames(c), cmd.Name) || refersTo(c.RawExpr, cmd.Name) || exclusionRefers(c, cmd.Name))
 		})
+		w.dropNumber(dc, i)
 		w.origin = slices.Delete(w.origin, i, i+1)
 		at.Columns = true
 		at.Dropped = append(at.Dropped, cmd.Name)
@@ -545,6 +567,9 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 	if cd == nil {
 		return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", rs.Subname)
 	}
+	if w.ofType != "" {
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot rename column of typed table")
+	}
 	if c, _ := w.col(rs.Newname); c != nil {
 		return nil, colErr(pgerr.DuplicateColumn, "column %q of relation %q already exists", rs.Newname, w.name)
 	}
@@ -585,6 +610,8 @@ func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
 	}
 	at.New = nb.(*CreateTable)
 	w.endAttrs(at.New)
+	w.endNumbers(at.New)
+	at.New.OfType = w.ofType
 	at.Map = w.origin
 	at.Fill = make([]expr.Expr, len(w.origin))
 	at.Cast = make([]expr.Expr, len(w.origin))

@@ -355,6 +355,9 @@ func PersistenceError(table, other string, unlogged bool) error {
 // attribute options and the replica identity; "" when it has none.
 func (ct *CreateTable) attrsSQL() string {
 	var cmds []string
+	if n := ct.numberingSQL(); n != "" {
+		cmds = append(cmds, n)
+	}
 	for _, c := range ct.Cols {
 		col := "ALTER COLUMN " + QuoteIdent(c.Name)
 		if c.Attrs.StatisticsSet {
@@ -368,6 +371,9 @@ func (ct *CreateTable) attrsSQL() string {
 			}
 			cmds = append(cmds, col+" SET ("+strings.Join(opts, ", ")+")")
 		}
+	}
+	if ct.OfType != "" {
+		cmds = append(cmds, "OF "+QuoteIdent(ct.OfType))
 	}
 	switch ct.ReplicaIdentity {
 	case ReplicaFull:

@@ -14,9 +14,14 @@ import (
 func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	b.tableDef = true
 	rv := cs.Relation
+	ofType := ""
+	if cs.OfTypename != nil {
+		var err error
+		if ofType, err = b.typedTableElts(cs); err != nil {
+			return nil, err
+		}
+	}
 	switch {
-	case cs.OfTypename != nil:
-		return nil, b.refuse(rv.Location, "typed tables (CREATE TABLE … OF type) are not supported")
 	case cs.Partbound != nil:
 		return b.bindCreatePartition(cs)
 	case len(cs.InhRelations) > 0 && cs.Partspec != nil:
@@ -25,7 +30,8 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	if err := b.domainTaken(rv.Relname); err != nil {
 		return nil, err
 	}
-	ct := &CreateTable{Name: rv.Relname, NameLoc: int(rv.Location), IfNotExists: cs.IfNotExists, Temp: rv.Relpersistence == "t" || rv.Schemaname == "pg_temp", Unlogged: rv.Relpersistence == "u"}
+	ct := &CreateTable{Name: rv.Relname, NameLoc: int(rv.Location), IfNotExists: cs.IfNotExists, Temp: rv.Relpersistence == "t" || rv.Schemaname == "pg_temp", Unlogged: rv.Relpersistence == "u",
+		OfType: ofType}
 	var tableCons []*pg_query.Constraint
 	colIdx := map[string]int{}
 	var elts []*pg_query.ColumnDef
@@ -38,6 +44,11 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			cols, cons, err := b.likeElements(lc)
 			if err != nil {
 				return nil, err
+			}
+			if rel, ok := b.cat.Relation(lc.Relation.Relname); ok {
+				o := lc.Options
+				ct.Likes = append(ct.Likes, Like{Table: rel.Name, Indexes: o&likeIndexes != 0, Comments: o&likeComments != 0,
+					Statistics: o&likeStatistics != 0, Constraints: o&likeConstraints != 0})
 			}
 			elts = append(elts, cols...)
 			tableCons = append(tableCons, cons...)

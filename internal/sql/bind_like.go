@@ -7,15 +7,48 @@ import (
 )
 
 // The bits of CREATE TABLE (LIKE t INCLUDING …) that change what is copied
-// here (PostgreSQL's CREATE_TABLE_LIKE_*); the others (comments, storage,
-// statistics, …) have nothing to copy.
+// here (PostgreSQL's CREATE_TABLE_LIKE_*); storage and compression are
+// bind_column_attrs.go's.
 const (
+	likeComments    = 1 << 0 // copied by the engine (Like)
 	likeConstraints = 1 << 2
 	likeDefaults    = 1 << 3
 	likeGenerated   = 1 << 4 // INCLUDING GENERATED: a generated column's expression
 	likeIdentity    = 1 << 5 // INCLUDING IDENTITY: a new sequence, of the default options
 	likeIndexes     = 1 << 6
+	likeStatistics  = 1 << 7 // copied by the engine (Like)
 )
+
+// Like is a LIKE clause of CREATE TABLE: what the engine copies from
+// Table once the table is made, which it alone holds: the indexes CREATE
+// INDEX made (Indexes), the comments (Comments: of the columns, and of
+// the CHECK constraints and indexes copied), the statistics objects
+// (Statistics).
+type Like struct {
+	Table                                      string
+	Indexes, Comments, Statistics, Constraints bool
+}
+
+// LikeIndexText is the CREATE INDEX statement text (an index's, maybe
+// after a SET of the search path) made again on table, without a name:
+// PostgreSQL's default name, as CREATE TABLE (LIKE … INCLUDING INDEXES)
+// names the copy.
+func LikeIndexText(text, table string) (string, error) {
+	r, err := pg_query.Parse(text)
+	if err != nil {
+		return "", err
+	}
+	for _, st := range r.Stmts {
+		is := st.Stmt.GetIndexStmt()
+		if is == nil {
+			continue
+		}
+		is.Idxname, is.IfNotExists, is.Concurrent = "", false, false
+		is.Relation = &pg_query.RangeVar{Relname: table, Inh: true, Relpersistence: "p", Location: -1}
+		return pg_query.Deparse(&pg_query.ParseResult{Version: r.Version, Stmts: []*pg_query.RawStmt{{Stmt: st.Stmt}}})
+	}
+	return "", pgerr.New(pgerr.Internal, "no CREATE INDEX in %q", text)
+}
 
 // likeElements returns the columns and constraints CREATE TABLE (LIKE src
 // …) copies, as the statement's own elements would be written: every

@@ -258,8 +258,8 @@ func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.V
 		col := a[1].String()
 		if a[1].Kind() != value.Text {
 			n := a[1].Int()
-			if n < 1 || n > int64(len(cols)) {
-				return value.Null, nil
+			if n < 1 || n > int64(len(cols)) || strings.HasPrefix(cols[n-1], "........pg.dropped.") {
+				return value.Null, nil // no column, or a dropped one (attnum.go)
 			}
 			col = cols[n-1]
 		} else if !containsString(cols, a[1].String()) {

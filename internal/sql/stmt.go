@@ -38,6 +38,9 @@ type ColumnDef struct {
 	// UserColl is the collation CREATE COLLATION made that the COLLATE
 	// clause names; nil for a built-in one.
 	UserColl *UserCollation
+	// Attnum is its pg_attribute.attnum once a column of the table was
+	// dropped; 0 while none was, its position from 1 (attnum.go).
+	Attnum int16
 }
 
 // DefaultExpr returns the column's default, or else its domain's (nil:
@@ -131,6 +134,14 @@ type CreateTable struct {
 	InheritedChecks []string
 	// Notices are the binder's notices (merged columns).
 	Notices []string
+	// Dropped are the columns DROP COLUMN dropped, which keep their
+	// numbers (attnum.go).
+	Dropped []DroppedColumn
+	// Likes are its LIKE clauses (bind_like.go).
+	Likes []Like
+	// OfType is the composite type of a typed table (CREATE TABLE … OF
+	// type, ALTER TABLE … OF type), "" for another (bind_typed.go).
+	OfType string
 }
 
 // OnCommit is what the end of each transaction does to a temporary table.
