@@ -145,7 +145,8 @@ func (e *Engine) likeComments(src *table, ct *sql.CreateTable, l sql.Like, index
 }
 
 // likeStatistics copies src's statistics objects to ct's table, each
-// named as PostgreSQL's ChooseExtendedStatisticName names it.
+// named as PostgreSQL's ChooseExtendedStatisticName names it; the table's
+// creator takes them with the table (giveCreated).
 func (e *Engine) likeStatistics(src *table, ct *sql.CreateTable) error {
 	schema, bare := e.splitKey(ct.Name)
 	prefix := ""
@@ -165,7 +166,7 @@ func (e *Engine) likeStatistics(src *table, ct *sql.CreateTable) error {
 		for i := 1; e.stats[next] != nil; i++ {
 			next = fmt.Sprintf("%s_stat%d", base, i)
 		}
-		if _, err := e.createStatistics(&sql.CreateStatistics{Name: next, Table: ct.Name, Kinds: st.kinds, Cols: st.cols}); err != nil {
+		if _, err := e.createStatistics(&sql.CreateStatistics{Name: next, Table: ct.Name, Kinds: st.kinds, Cols: st.cols}, ""); err != nil {
 			return err
 		}
 	}

@@ -192,6 +192,18 @@ func (e *Engine) giveCreated(before defACLSnapshot, role string) error {
 			return err
 		}
 	}
+	// Statistics objects LIKE … INCLUDING STATISTICS copied to a table
+	// created, which its creator owns as the table.
+	for _, name := range sortedKeys(e.stats) {
+		if st := e.stats[name]; st.owner == "" && after.rels[st.table] && !before.rels[st.table] {
+			next := *st
+			next.owner = role
+			if err := e.storeStats(st.name, &next); err != nil {
+				return err
+			}
+			e.stats[name] = &next
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(after.types)) {
 		if before.types[name] || e.typeOwner(name) == role {
 			continue
