@@ -85,14 +85,12 @@ type Func struct {
 // statement, src, with PostgreSQL's PL/pgSQL grammar; body is the code's
 // text. Its errors are PostgreSQL's compile errors (42601 for syntax).
 func Compile(src, body string, sig Signature) (*Func, error) {
-	src, rowtypes := rowTypeDecls(src)
-	body, _ = rowTypeDecls(body)
-	src, defaults := recordDecls(src, body, sig.RowType, rowtypes)
-	js, err := pg_query.ParsePlPgSqlToJSON(src)
+	origSrc, origBody := src, body
+	js, body, rowtypes, defaults, err := parse(src, body, sig)
 	if err != nil {
 		var pe *parser.Error
 		if errors.As(err, &pe) {
-			return nil, compileError(pe.Message)
+			return nil, positioned(compileError(pe.Message), origSrc, origBody, sig)
 		}
 		return nil, pgerr.New(pgerr.SyntaxError, "%s", err.Error())
 	}
@@ -152,6 +150,18 @@ func Compile(src, body string, sig Signature) (*Func, error) {
 		markFinal(f.body.body, true)
 	}
 	return f, nil
+}
+
+// parse reads src with PostgreSQL's PL/pgSQL grammar, once its
+// declarations of row types are declared record (rowTypeDecls,
+// recordDecls); it returns the grammar's tree, the body so rewritten, the
+// table of each row type's variable and the defaults of the records.
+func parse(src, body string, sig Signature) (js, newBody string, rowtypes map[string]string, defaults map[string][]string, err error) {
+	src, rowtypes = rowTypeDecls(src)
+	body, _ = rowTypeDecls(body)
+	src, defaults = recordDecls(src, body, sig.RowType, rowtypes)
+	js, err = pg_query.ParsePlPgSqlToJSON(src)
+	return js, body, rowtypes, defaults, err
 }
 
 // directives are the compiler options at the start of a body
@@ -310,7 +320,7 @@ func (sig Signature) returnValueError() error {
 }
 
 // compileError is a compile error of PostgreSQL's PL/pgSQL grammar.
-func compileError(msg string) error {
+func compileError(msg string) *pgerr.Error {
 	code := pgerr.SyntaxError
 	switch {
 	case strings.Contains(msg, "RETURN NEXT") || strings.Contains(msg, "RETURN QUERY") ||
