@@ -255,6 +255,12 @@ func (r sessionRoutines) CallSet(sig string, args []value.Value) ([]value.Row, e
 // plRuntime runs the SQL of PL/pgSQL code for a session, under the
 // engine's write lock, inside the transaction of the statement that runs
 // the code.
+// NextPortal implements plpgsql.PortalNamer.
+func (r *plRuntime) NextPortal() int {
+	r.s.unnamedPortals++
+	return r.s.unnamedPortals
+}
+
 type plRuntime struct {
 	s *Session
 	// tx is the transaction control the code may use: that of a CALL or

@@ -31,6 +31,9 @@ import (
 // transaction: it reads the tables through the writer's undo log (see
 // committedSource).
 type Session struct {
+	// unnamedPortals counts the unnamed portals PL/pgSQL opened
+	// (plpgsql.PortalNamer).
+	unnamedPortals int
 	// conn are the addresses of the connection the session serves
 	// (connection.go).
 	conn connAddrs

@@ -121,10 +121,18 @@ func (c *call) cursorName(dno int, open bool) (string, *variable, error) {
 		if !open {
 			return "", nil, pgerr.New("22004", "cursor variable %q is null", v.name)
 		}
-		c.portals++
-		v.v = value.NewText(value.Text, "<unnamed portal "+strconv.Itoa(c.portals)+">")
+		v.v = value.NewText(value.RefCursor, "<unnamed portal "+strconv.Itoa(c.nextPortal())+">")
 	}
 	return v.v.String(), v, nil
+}
+
+// nextPortal numbers an unnamed portal the call opens.
+func (c *call) nextPortal() int {
+	if pn, ok := c.rt.(PortalNamer); ok {
+		return pn.NextPortal()
+	}
+	c.portals++
+	return c.portals
 }
 
 // open runs OPEN: the cursor's query, run now, its rows kept.

@@ -67,6 +67,8 @@ func positioned(err *pgerr.Error, src, body string, sig Signature) error {
 			tok = m[1]
 		} else if m := unknownVar.FindStringSubmatch(err.Message); m != nil {
 			tok, fold = m[1], true
+		} else if m := mustBeCursor.FindStringSubmatch(err.Message); m != nil {
+			tok, fold = m[1], true
 		}
 		if tok == "" {
 			return err
@@ -83,7 +85,7 @@ func positioned(err *pgerr.Error, src, body string, sig Signature) error {
 	}
 	for _, p := range cands {
 		mutated := body[:p] + " WHERE " + body[p+n:]
-		_, _, _, _, perr := parse(src[:bodyAt]+mutated+src[bodyAt+len(body):], mutated, sig)
+		_, _, _, _, _, perr := parse(src[:bodyAt]+mutated+src[bodyAt+len(body):], mutated, sig)
 		var pe *parser.Error
 		if !errors.As(perr, &pe) || pe.Message != err.Message {
 			at = p

@@ -94,3 +94,11 @@ type Result struct {
 type Settings interface {
 	PLSetting(name string) string
 }
+
+// PortalNamer is a Runtime that numbers the session's unnamed portals, as
+// PostgreSQL names them "<unnamed portal n>" in the order a backend opens
+// them: the OPEN of a cursor variable that is NULL, and each FOR over a
+// query. Without it, a call numbers its own from 1.
+type PortalNamer interface {
+	NextPortal() int
+}
