@@ -382,7 +382,7 @@ func (c *call) declare(dno int) error {
 	}
 	c.bind(dno, v)
 	if d.cursor != nil {
-		v.v = value.NewText(value.Text, d.name) // a bound cursor is named after its variable
+		v.v = value.NewText(value.RefCursor, d.name) // a bound cursor is named after its variable
 	}
 	if v.domain != "" {
 		// A domain may refuse the NULL the variable starts as (NOT NULL).
