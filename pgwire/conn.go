@@ -311,6 +311,7 @@ func (c *conn) readyForQuery() {
 	case c.sess.InBlock():
 		st = 'T'
 	}
+	c.adoptCursors()
 	if st == 'I' && len(c.cursors) > 0 {
 		c.closeCursors()
 	}

@@ -178,6 +178,7 @@ func parseTimeout(s string) (time.Duration, error) {
 // error aborts the session's transaction, as any failed statement does.
 func (c *conn) runCursorCmd(cmd *cursorCmd) (engine.Result, error) {
 	c.closeRolledBack()
+	c.adoptCursors()
 	if c.sess.Failed() {
 		return engine.Result{}, pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
@@ -383,6 +384,23 @@ func (c *conn) fetch(cmd *cursorCmd) (engine.Result, error) {
 		return engine.Result{}, err
 	}
 	return engine.Result{Columns: cur.cols, HasRows: true, Rows: rows, Tag: "FETCH " + strconv.Itoa(len(rows))}, nil
+}
+
+// adoptCursors makes the cursors that PL/pgSQL calls left open in the
+// transaction block cursors of the connection, as PostgreSQL's portals
+// are: FETCH reads their rows forward, CLOSE closes them, the end of the
+// transaction closes them. One whose name a cursor has is dropped.
+func (c *conn) adoptCursors() {
+	for _, k := range c.sess.TakeKeptCursors() {
+		if _, dup := c.cursors[k.Name]; dup || !c.sess.InBlock() {
+			continue
+		}
+		if c.cursors == nil {
+			c.cursors = map[string]*cursor{}
+		}
+		c.cursors[k.Name] = &cursor{name: k.Name, cols: k.Cols, rows: k.Rows, sp: c.sess.SavepointSeq(), ready: make(chan struct{}, 1),
+			info: engine.CursorInfo{Name: k.Name, Created: time.Now()}}
+	}
 }
 
 // closeCursors closes the connection's cursors: its transaction ended.

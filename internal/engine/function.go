@@ -136,8 +136,12 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 		if f.Polymorphic() {
 			g = f.ValidatorInstance()
 		}
-		if _, err := compile(g); err != nil {
-			return Result{}, err
+		pf, err := compile(g)
+		if err == nil {
+			err = pf.CheckTypes(f.Source, rec.typeExists)
+		}
+		if err != nil {
+			return Result{}, compileErrorIn(err, rec.text)
 		}
 	}
 	if check && f.Language != sql.LangPLpgSQL && !f.Polymorphic() { // PostgreSQL checks a polymorphic body's syntax only

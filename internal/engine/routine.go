@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -166,11 +167,37 @@ func (e *Engine) callsRoutine(rec *recorder) bool {
 	return false
 }
 
+// compileErrorIn positions a body's compile error in stmt, its CREATE
+// FUNCTION or DO statement, as PostgreSQL does.
+func compileErrorIn(err error, stmt string) error {
+	var ce *plpgsql.CompileError
+	if errors.As(err, &ce) {
+		return ce.In(stmt)
+	}
+	return err
+}
+
+// typeExists returns the error of a type name that names no type
+// (42704, 3F000 for an unknown schema), nil for any other.
+func (r *recorder) typeExists(typName string) error {
+	stmt, err := sql.Parse("SELECT NULL::" + typName)
+	if err == nil {
+		_, err = sql.BindQuery(r, stmt, false)
+	}
+	if c := pgerr.Code(err); c == pgerr.UndefinedObject || c == "3F000" {
+		return err
+	}
+	return nil
+}
+
 // execDo runs DO.
 func (s *Session) execDo(d *sql.Do, rec *recorder) (Result, error) {
 	f, err := plpgsql.Compile(rec.text, d.Source, plpgsql.Signature{RowType: s.e.isRowType})
+	if err == nil {
+		err = f.CheckTypes(d.Source, rec.typeExists)
+	}
 	if err != nil {
-		return Result{}, err
+		return Result{}, compileErrorIn(err, rec.text)
 	}
 	return s.controlled(func(tx *procTx) (Result, error) {
 		_, _, err := f.Call(&plRuntime{s: s, tx: tx, top: true}, nil)
@@ -228,6 +255,12 @@ func (r sessionRoutines) CallSet(sig string, args []value.Value) ([]value.Row, e
 // plRuntime runs the SQL of PL/pgSQL code for a session, under the
 // engine's write lock, inside the transaction of the statement that runs
 // the code.
+// NextPortal implements plpgsql.PortalNamer.
+func (r *plRuntime) NextPortal() int {
+	r.s.unnamedPortals++
+	return r.s.unnamedPortals
+}
+
 type plRuntime struct {
 	s *Session
 	// tx is the transaction control the code may use: that of a CALL or

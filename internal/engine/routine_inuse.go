@@ -4,8 +4,10 @@ import (
 	"slices"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/plpgsql"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // Relations in use by the running queries of a session. The state kept
@@ -45,6 +47,34 @@ var _ plpgsql.PortalKeeper = (*plRuntime)(nil)
 // the transaction block (releasePortals).
 func (rt *plRuntime) KeepOpen(release func()) {
 	rt.s.portals = append(rt.s.portals, release)
+}
+
+var _ plpgsql.CursorKeeper = (*plRuntime)(nil)
+
+// KeptCursor is a cursor a PL/pgSQL call left open in a transaction
+// block: its name, its columns and the rows it has not read, which the
+// SQL level's FETCH reads until the transaction ends.
+type KeptCursor struct {
+	Name string
+	Cols []plan.Column
+	Rows []value.Row
+}
+
+// KeepCursor implements plpgsql.CursorKeeper: outside a transaction
+// block the cursor ends with the statement, as PostgreSQL's portal ends
+// with its transaction.
+func (rt *plRuntime) KeepCursor(name string, cols []plan.Column, rows []value.Row) {
+	if rt.s.block {
+		rt.s.keptCursors = append(rt.s.keptCursors, KeptCursor{Name: name, Cols: cols, Rows: rows})
+	}
+}
+
+// TakeKeptCursors returns the cursors PL/pgSQL calls left open since the
+// last take, which the caller's SQL level keeps from now on.
+func (s *Session) TakeKeptCursors() []KeptCursor {
+	k := s.keptCursors
+	s.keptCursors = nil
+	return k
 }
 
 // releasePortals lets go of the relations of the cursors that calls left

@@ -31,6 +31,12 @@ import (
 // transaction: it reads the tables through the writer's undo log (see
 // committedSource).
 type Session struct {
+	// unnamedPortals counts the unnamed portals PL/pgSQL opened
+	// (plpgsql.PortalNamer).
+	unnamedPortals int
+	// keptCursors are the cursors PL/pgSQL calls left open in the
+	// transaction block, until the SQL level takes them.
+	keptCursors []KeptCursor
 	// conn are the addresses of the connection the session serves
 	// (connection.go).
 	conn connAddrs
@@ -1097,6 +1103,7 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 func (s *Session) endTx(commit bool) (_ []string, err error) {
 	defer func() { s.e.xacts.ended(commit && err == nil) }()
 	s.block, s.failed, s.snapped = false, false, false
+	s.keptCursors = nil // the cursors PL/pgSQL left open end with the transaction
 	if len(s.portals) > 0 && s.stmt == nil {
 		s.releasePortals()
 	}

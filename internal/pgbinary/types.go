@@ -88,6 +88,7 @@ var kindOIDs = [...]uint32{
 	value.ACLItem:      1033,
 	value.PgSnapshot:   5038,
 	value.TxidSnapshot: 2970,
+	value.RefCursor:    1790,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -149,6 +150,7 @@ var arrayOIDs = [...]uint32{
 	value.ACLItem:      1034,
 	value.PgSnapshot:   5039,
 	value.TxidSnapshot: 2949,
+	value.RefCursor:    2201,
 }
 
 // TypeOID returns the OID of t's type.

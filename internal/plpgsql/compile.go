@@ -79,20 +79,21 @@ type Func struct {
 	strictParams int
 	// lines are the statements' lines in the body, for errors' context.
 	lines map[stmt]int
+	// paramVars are the variables that stand for refcursor parameters
+	// (refcursor.go), by datum, with the parameter's datum.
+	paramVars map[int]int
 }
 
 // Compile reads a function's CREATE FUNCTION statement, or a DO
 // statement, src, with PostgreSQL's PL/pgSQL grammar; body is the code's
 // text. Its errors are PostgreSQL's compile errors (42601 for syntax).
 func Compile(src, body string, sig Signature) (*Func, error) {
-	src, rowtypes := rowTypeDecls(src)
-	body, _ = rowTypeDecls(body)
-	src, defaults := recordDecls(src, body, sig.RowType, rowtypes)
-	js, err := pg_query.ParsePlPgSqlToJSON(src)
+	origSrc, origBody := src, body
+	js, body, rowtypes, defaults, cursorParams, err := parse(src, body, sig)
 	if err != nil {
 		var pe *parser.Error
 		if errors.As(err, &pe) {
-			return nil, compileError(pe.Message)
+			return nil, positioned(compileError(pe.Message), origSrc, origBody, sig)
 		}
 		return nil, pgerr.New(pgerr.SyntaxError, "%s", err.Error())
 	}
@@ -126,6 +127,9 @@ func Compile(src, body string, sig Signature) (*Func, error) {
 			}
 		}
 	}
+	if err := f.cursorParams(cursorParams); err != nil {
+		return nil, err
+	}
 	for _, d := range f.datums {
 		if d.cursor != nil && d.cursor.argRow >= 0 && d.cursor.argRow < len(f.datums) {
 			// A bound cursor's arguments are variables of its OPEN only.
@@ -152,6 +156,29 @@ func Compile(src, body string, sig Signature) (*Func, error) {
 		markFinal(f.body.body, true)
 	}
 	return f, nil
+}
+
+// parse reads src with PostgreSQL's PL/pgSQL grammar, once its
+// declarations of row types are declared record (rowTypeDecls,
+// recordDecls); it returns the grammar's tree, the body so rewritten, the
+// table of each row type's variable, the defaults of the records, and
+// the refcursor parameters it declared variables for (refcursor.go).
+func parse(src, body string, sig Signature) (js, newBody string, rowtypes map[string]string, defaults map[string][]string, cursorParams []string, err error) {
+	src, rowtypes = rowTypeDecls(src)
+	body, _ = rowTypeDecls(body)
+	bodyAt := strings.Index(src, body)
+	src, defaults = recordDecls(src, body, sig.RowType, rowtypes)
+	js, err = pg_query.ParsePlPgSqlToJSON(src)
+	for tries := 0; err != nil && tries < len(sig.Types); tries++ {
+		name, ok := refcursorParam(err, src, sig)
+		if !ok || bodyAt < 0 {
+			break
+		}
+		src = declareFirst(src, bodyAt, name)
+		cursorParams = append(cursorParams, name)
+		js, err = pg_query.ParsePlPgSqlToJSON(src)
+	}
+	return js, body, rowtypes, defaults, cursorParams, err
 }
 
 // directives are the compiler options at the start of a body
@@ -310,11 +337,11 @@ func (sig Signature) returnValueError() error {
 }
 
 // compileError is a compile error of PostgreSQL's PL/pgSQL grammar.
-func compileError(msg string) error {
+func compileError(msg string) *pgerr.Error {
 	code := pgerr.SyntaxError
 	switch {
 	case strings.Contains(msg, "RETURN NEXT") || strings.Contains(msg, "RETURN QUERY") ||
-		strings.Contains(msg, "RETURN cannot have a parameter"):
+		strings.Contains(msg, "RETURN cannot have a parameter"), mustBeCursor.MatchString(msg):
 		code = pgerr.DatatypeMismatch
 	case strings.Contains(msg, "unrecognized exception condition"),
 		strings.HasPrefix(msg, "variable \"") && strings.HasSuffix(msg, "\" does not exist"): // ALIAS FOR an unknown name

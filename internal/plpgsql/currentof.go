@@ -68,7 +68,7 @@ func (c *call) runScan(pe *pexpr) (*Result, *cursorScan, error) {
 // name.
 func (c *call) CurrentOf(name string) (uint32, value.Value, bool, error) {
 	portal := name
-	if v := c.fr.find("", name); v != nil && !v.v.IsNull() && v.t.Kind.IsString() {
+	if v := c.fr.find("", name); v != nil && !v.v.IsNull() && (v.t.Kind.IsString() || v.t.Kind == value.RefCursor) {
 		portal = v.v.String()
 	}
 	cur := c.cursors[portal]

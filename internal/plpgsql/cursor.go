@@ -14,7 +14,8 @@ import (
 // cursor (c CURSOR [(args)] FOR query) is named after its variable; an
 // unbound one (c refcursor) gets "<unnamed portal n>" at OPEN when NULL.
 // Cursors live until the call returns: a refcursor returned is a name
-// only.
+// only, unless the Runtime keeps the cursors left open (CursorKeeper)
+// for the SQL level's FETCH.
 
 // Cursor options of PostgreSQL's grammar (cursor_options).
 const (
@@ -101,7 +102,11 @@ func (c *call) close(name string) {
 // PortalKeeper keeps their relations in use until the transaction ends.
 func (c *call) closeAll() {
 	pk, _ := c.rt.(PortalKeeper)
+	ck, _ := c.rt.(CursorKeeper)
 	for name, cur := range c.cursors {
+		if ck != nil {
+			ck.KeepCursor(name, cur.res.Cols, cur.res.Rows[min(max(cur.pos, 0), int64(len(cur.res.Rows))):])
+		}
 		if pk != nil && cur.release != nil {
 			pk.KeepOpen(cur.release)
 			cur.release = nil
@@ -121,10 +126,18 @@ func (c *call) cursorName(dno int, open bool) (string, *variable, error) {
 		if !open {
 			return "", nil, pgerr.New("22004", "cursor variable %q is null", v.name)
 		}
-		c.portals++
-		v.v = value.NewText(value.Text, "<unnamed portal "+strconv.Itoa(c.portals)+">")
+		v.v = value.NewText(value.RefCursor, "<unnamed portal "+strconv.Itoa(c.nextPortal())+">")
 	}
 	return v.v.String(), v, nil
+}
+
+// nextPortal numbers an unnamed portal the call opens.
+func (c *call) nextPortal() int {
+	if pn, ok := c.rt.(PortalNamer); ok {
+		return pn.NextPortal()
+	}
+	c.portals++
+	return c.portals
 }
 
 // open runs OPEN: the cursor's query, run now, its rows kept.

@@ -184,6 +184,9 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 		c.bind(i, v)
 		c.fr.vars["$"+strconv.Itoa(i+1)] = v
 	}
+	for dno, param := range f.paramVars {
+		c.vars[dno] = c.vars[param]
+	}
 	if f.found < len(f.datums) {
 		c.bind(f.found, &variable{name: "found", t: value.BoolType, v: value.NewBool(false)})
 	}
@@ -379,7 +382,7 @@ func (c *call) declare(dno int) error {
 	}
 	c.bind(dno, v)
 	if d.cursor != nil {
-		v.v = value.NewText(value.Text, d.name) // a bound cursor is named after its variable
+		v.v = value.NewText(value.RefCursor, d.name) // a bound cursor is named after its variable
 	}
 	if v.domain != "" {
 		// A domain may refuse the NULL the variable starts as (NOT NULL).
@@ -419,7 +422,7 @@ func (c *call) declType(dno int) (declType, error) {
 	case d.record:
 		dt.rec = true
 	case lower == "refcursor" || lower == "pg_catalog.refcursor":
-		dt.t = value.TextType // the name of a cursor
+		dt.t = value.RefCursorType // the name of a cursor
 	case strings.HasSuffix(lower, "%type"):
 		dt, err = c.typeOf(d.typName[:len(d.typName)-len("%type")])
 	default:

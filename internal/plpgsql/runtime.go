@@ -45,6 +45,14 @@ type PortalKeeper interface {
 	KeepOpen(release func())
 }
 
+// CursorKeeper is a Runtime that keeps the cursors a call leaves open,
+// as PostgreSQL's portals last until the transaction ends: at the call's
+// end, KeepCursor is given each one's name, columns and the rows it has
+// not read yet, which the SQL level's FETCH reads.
+type CursorKeeper interface {
+	KeepCursor(name string, cols []plan.Column, rows []value.Row)
+}
+
 // NoticeCoder is a Runtime that sends a notice with a SQLSTATE of RAISE's
 // choosing (USING ERRCODE, or a condition's name); without it such a
 // notice goes with its severity's code.
@@ -93,4 +101,12 @@ type Result struct {
 // each has PostgreSQL's default.
 type Settings interface {
 	PLSetting(name string) string
+}
+
+// PortalNamer is a Runtime that numbers the session's unnamed portals, as
+// PostgreSQL names them "<unnamed portal n>" in the order a backend opens
+// them: the OPEN of a cursor variable that is NULL, and each FOR over a
+// query. Without it, a call numbers its own from 1.
+type PortalNamer interface {
+	NextPortal() int
 }

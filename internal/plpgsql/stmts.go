@@ -288,6 +288,7 @@ func (c *call) forQuery(s *forQuery) (control, error) {
 	if err != nil {
 		return control{}, err
 	}
+	c.nextPortal() // PostgreSQL reads the rows through a portal
 	if h, ok := c.rt.(Holder); ok {
 		defer h.HoldLast()()
 	}

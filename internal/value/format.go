@@ -107,7 +107,7 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return append(buf, v.JSONPathOf().text...)
 	case XML:
 		return appendXMLText(buf, v.Str())
-	case HStore, ACLItem, PgSnapshot, TxidSnapshot:
+	case HStore, ACLItem, PgSnapshot, TxidSnapshot, RefCursor:
 		return append(buf, v.Str()...)
 	case TSVector:
 		return v.TSVector().AppendText(buf)

@@ -68,6 +68,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseACLItemValue(s)
 	case PgSnapshot, TxidSnapshot:
 		return parseSnapshotValue(s, t.Kind)
+	case RefCursor:
+		return NewText(RefCursor, s), nil
 	case InternalChar:
 		return parseInternalChar(s), nil
 	case Int2Vector:

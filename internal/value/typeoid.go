@@ -73,6 +73,7 @@ var BuiltinTypes = []BuiltinType{
 	{ACLItem, "aclitem", 1033, 1034, 12, 'U', false, 'd', 'p'},
 	{TxidSnapshot, "txid_snapshot", 2970, 2949, -1, 'U', false, 'd', 'x'},
 	{PgSnapshot, "pg_snapshot", 5038, 5039, -1, 'U', false, 'd', 'x'},
+	{RefCursor, "refcursor", 1790, 2201, -1, 'U', false, 'i', 'x'},
 	{TSVector, "tsvector", 3614, 3643, -1, 'U', false, 'i', 'x'},
 	{TSQuery, "tsquery", 3615, 3645, -1, 'U', false, 'i', 'p'},
 	{JSONB, "jsonb", 3802, 3807, -1, 'U', false, 'i', 'x'},

@@ -91,6 +91,7 @@ var kindNames = [numKinds]string{
 	ACLItem:      "aclitem",
 	PgSnapshot:   "pg_snapshot",
 	TxidSnapshot: "txid_snapshot",
+	RefCursor:    "refcursor",
 
 	Tid: "tid",
 	Xid: "xid",
@@ -275,6 +276,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(PgSnapshotType)
 	case "txid_snapshot":
 		return noMods(TxidSnapshotType)
+	case "refcursor":
+		return noMods(RefCursorType)
 	case "char", `"char"`:
 		// "char", as format_type prints it; pg_query gives the SQL type
 		// char as bpchar, so a bare char here is the quoted name too.

@@ -106,6 +106,7 @@ const (
 	PgSnapshot   // pg_snapshot, a transaction snapshot, held as its text (snapshot.go)
 	TxidSnapshot // txid_snapshot, the same under its older name (snapshot.go)
 	RegCollation // regcollation, a collation's oid read and printed as its name (oid.go)
+	RefCursor    // refcursor, a cursor's name, held as its text (refcursor.go)
 	numKinds
 )
 
@@ -291,7 +292,7 @@ func (v Value) DecimalInto(buf *apd.Decimal) *apd.Decimal {
 // network address (network.go) or a geometric value (geometric.go), a bit
 // string's digits, or an xml value's text.
 func (v Value) Str() string {
-	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() && !v.kind.IsGeometric() && v.kind != XML && v.kind != HStore && v.kind != ACLItem && v.kind != PgSnapshot && v.kind != TxidSnapshot {
+	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() && !v.kind.IsGeometric() && v.kind != XML && v.kind != HStore && v.kind != ACLItem && v.kind != PgSnapshot && v.kind != TxidSnapshot && v.kind != RefCursor {
 		return ""
 	}
 	return unsafe.String((*byte)(v.p), int(v.n))
