@@ -120,7 +120,7 @@ func (s *Session) mayAlterTable(a *sql.AlterTable) error {
 // on the table, or REFERENCES on each of them.
 func (s *Session) mayReference(fk sql.ForeignKey) error {
 	e := s.e
-	if e.hasPrivsOf(s.role, e.relOwner(fk.RefTable)) {
+	if e.hasPrivsOf(s.role, e.relOwner(fk.RefTable)) && e.ownerHoldsAll(fk.RefTable) {
 		return nil
 	}
 	held := e.heldRoles(s.role)

@@ -506,7 +506,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 				addGrantOption(sc, r.oid, "", role, p)
 			}
 		}
-		if role, ok := e.owners[r.key]; ok && r.key != "" {
+		if role, ok := e.owners[r.key]; ok && r.key != "" && e.ownerHoldsAll(r.key) {
 			// The owner holds every privilege (owner.go).
 			if sc.Grants[r.oid] == nil {
 				sc.Grants[r.oid] = map[string]uint8{}

@@ -18,6 +18,14 @@ func (o *catalogObjects) relACL(rel *catRel) any {
 		return nil
 	}
 	owner := o.e.relOwner(rel.key)
+	if o.e.ownItemExplicit(rel.key) {
+		// Every item in its place, the owner's too (acl_owner.go).
+		acl := []string{}
+		for _, it := range o.e.relItems(rel.key) {
+			acl = append(acl, aclRole(it.grantee)+"="+aclLetters(it.privs)+"/"+aclRole(it.grantor))
+		}
+		return acl
+	}
 	// The owner's own item holds every privilege, and the grant options
 	// an owner change merged into it (acl_newowner.go).
 	// Items a default privilege sorted before it come first (acl_lead.go).

@@ -1,0 +1,49 @@
+package deltaview_test
+
+import "testing"
+
+// TestOwnerItemReopen checks that privileges revoked from a relation's
+// owner stay revoked after the file is opened again: the owner's own
+// item keeps what it was left and its place in the ACL (emptied, and
+// granted back last), through a rename, an owner change and a move to
+// another schema, and the owner is still refused what it lost.
+func TestOwnerItemReopen(t *testing.T) {
+	db := reopenedFileDB(t, "revoke12_owner.db", `CREATE ROLE r12o;
+CREATE ROLE r12u;
+CREATE TABLE t (x int);
+ALTER TABLE t OWNER TO r12o;
+REVOKE SELECT ON t FROM r12o;
+GRANT SELECT ON t TO r12u;
+CREATE TABLE t2 (x int);
+ALTER TABLE t2 OWNER TO r12o;
+GRANT SELECT ON t2 TO r12u;
+REVOKE ALL ON t2 FROM r12o;
+GRANT INSERT ON t2 TO r12o;
+ALTER TABLE t2 RENAME TO t3;
+CREATE SEQUENCE q;
+ALTER SEQUENCE q OWNER TO r12o;
+REVOKE USAGE, UPDATE ON SEQUENCE q FROM r12o;
+CREATE TABLE t4 (x int);
+ALTER TABLE t4 OWNER TO r12o;
+REVOKE UPDATE ON t4 FROM r12o;
+ALTER TABLE t4 OWNER TO r12u;
+CREATE SCHEMA s;
+CREATE TABLE t5 (x int);
+REVOKE ALL ON t5 FROM deltaview;
+ALTER TABLE t5 SET SCHEMA s`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT relname, relacl::text FROM pg_class WHERE relname IN ('t', 't3', 'q', 't4', 't5') ORDER BY 1", "[[q {r12o=r/r12o}] [t {r12o=awdDxt/r12o,r12u=r/r12o}] [t3 {r12u=r/r12o,r12o=a/r12o}] [t4 {r12u=ardDxt/r12u}] [t5 {}]]"},
+		{"SELECT has_table_privilege('r12o', 't', 'SELECT'), has_table_privilege('r12o', 't', 'INSERT'), has_table_privilege('r12o', 't3', 'SELECT'), has_sequence_privilege('r12o', 'q', 'USAGE'), has_table_privilege('r12u', 't4', 'UPDATE')", "[[f t f f f]]"},
+	})
+	s, err := db.SessionAs("r12o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Exec("SELECT * FROM t"); err == nil {
+		t.Errorf("SELECT by the owner whose SELECT was revoked, after reopening: want 42501")
+	}
+	sessionExec(t, s, "INSERT INTO t VALUES (1)")
+	sessionExec(t, s, "GRANT SELECT ON t TO r12o")
+	sessionExec(t, s, "SELECT * FROM t")
+}
