@@ -69,7 +69,7 @@ func (e *Engine) mayCreateAs(role, key string) error {
 			return nil
 		}
 		for _, h := range e.heldRoles(role) {
-			if sc.owner == h || sc.grants[h]&sql.PrivCreate != 0 {
+			if sc.ownerHolds(h) || sc.grants[h]&sql.PrivCreate != 0 {
 				return nil
 			}
 		}

@@ -425,10 +425,15 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		g := map[string]uint8{}
 		if s := e.schemaNamed(n); s != nil {
 			for role, p := range s.grants {
+				if role == ownItemMark {
+					continue
+				}
 				g[role] = uint8(p)
 				addGrantOption(sc, schemaOID(n), "", role, p)
 			}
-			g[s.owner] |= uint8(sql.PrivUsage | sql.PrivCreate)
+			if !s.ownExplicit() {
+				g[s.owner] |= uint8(schemaPrivs)
+			}
 		} else {
 			g[""] = uint8(sql.PrivUsage)
 		}

@@ -46,7 +46,7 @@ func infoTablePrivileges(o *catalogObjects, r *catRows) {
 func grantees(g map[string]sql.Privilege, owner string) []string {
 	roles := make([]string, 0, len(g))
 	for role, p := range g {
-		if role != owner && p != 0 {
+		if role != owner && p != 0 && role != ownItemMark {
 			roles = append(roles, role)
 		}
 	}
