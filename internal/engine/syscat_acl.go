@@ -1,7 +1,6 @@
 package engine
 
 import (
-
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
