@@ -66,3 +66,7 @@ func (e *Engine) explicitACLChanges(rel string, next []aclItem) []StoredGrant {
 func revokesFromOwner(revoke bool, grantees []string, grantor, owner string) bool {
 	return revoke && grantor == owner && slices.Contains(grantees, owner)
 }
+
+// ownerPlainOn are the privileges the owner's own item holds on rel:
+// every privilege while it is implicit.
+func (e *Engine) ownerPlainOn(rel string) sql.Privilege { return e.ownerItem(rel).Plain() }
