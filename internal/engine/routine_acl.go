@@ -162,6 +162,14 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 					}
 				}
 			}
+			for _, name := range sortedKeys(e.aggs) {
+				// PostgreSQL's ALL FUNCTIONS and ALL ROUTINES take its
+				// aggregates too, which keep no ACL here.
+				if n, _ := e.splitObject(name); n == sc && g.Kind != "procedure" && len(e.aggs[name]) > 0 {
+					return Result{}, pgerr.New(pgerr.FeatureNotSupported, "%s on aggregate %s is not supported", tag, name).
+						WithHint("every role may call an aggregate here; ALL %sS IN SCHEMA %s takes it too", strings.ToUpper(g.Kind), sc)
+				}
+			}
 		}
 	}
 	for _, ref := range g.Refs {
