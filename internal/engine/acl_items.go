@@ -48,7 +48,7 @@ func splitItemKey(key, owner string) (grantee, grantor string) {
 }
 
 // relItems is the ACL of rel in its order, the owner's own item left out
-// (it holds every privilege and never changes here).
+// while it is implicit (it holds every privilege, acl_owner.go).
 func (e *Engine) relItems(rel string) []aclItem {
 	owner := e.relOwner(rel)
 	g := e.grants[rel]
@@ -76,6 +76,9 @@ func (e *Engine) relGrants(rel string) map[string]sql.Privilege {
 	}
 	out := make(map[string]sql.Privilege, len(g))
 	for key, p := range g {
+		if key == ownItemMark {
+			continue // no item (acl_owner.go)
+		}
 		grantee, _, _ := strings.Cut(key, "\x00")
 		out[grantee] |= p
 	}

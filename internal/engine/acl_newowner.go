@@ -7,8 +7,12 @@ import (
 )
 
 // ownerItem is the owner's own item on the relation keyed key: every
-// privilege, and the grant options its key holds.
+// privilege, and the grant options its key holds; the item itself once
+// a REVOKE made it explicit (acl_owner.go).
 func (e *Engine) ownerItem(key string) sql.Privilege {
+	if e.ownItemExplicit(key) {
+		return e.grants[key][e.relOwner(key)]
+	}
 	return ownerPlain(e.seqs[key] != nil) | e.grants[key][e.relOwner(key)]
 }
 
@@ -32,13 +36,11 @@ func (e *Engine) aclNewOwner(key, newOwner string) error {
 		return nil
 	}
 	old := e.relOwner(key)
-	// The owner's item goes after the leading ones (acl_lead.go).
-	items := e.relItems(key)
-	n := 0
-	for n < len(items) && items[n].lead {
-		n++
+	explicit := e.ownItemExplicit(key)
+	acl := e.relItems(key)
+	if !explicit {
+		acl = e.explicitOwnerItems(key, acl)
 	}
-	acl := slices.Concat(items[:n], []aclItem{{grantee: old, grantor: old, privs: e.ownerItem(key)}}, items[n:])
 	var next []aclItem
 	for _, it := range acl {
 		if it.grantee == old {
@@ -58,9 +60,12 @@ func (e *Engine) aclNewOwner(key, newOwner string) error {
 	for i := range next {
 		next[i].lead = i < at && next[i].grantor == newOwner
 	}
-	if next[at].privs.Options() == 0 {
+	switch {
+	case explicit:
+		// The new owner's item is what the merge left (acl_owner.go).
+	case next[at].privs.Options() == 0:
 		next = slices.Delete(next, at, at+1) // the new owner's own item, as it always is
-	} else {
+	default:
 		next[at].privs = next[at].privs.Options().WithOption() // the options it keeps
 	}
 	keys := make([]string, len(next))
@@ -68,6 +73,10 @@ func (e *Engine) aclNewOwner(key, newOwner string) error {
 	for i, it := range next {
 		keys[i] = it.key(newOwner)
 		m[keys[i]] = it.privs
+	}
+	if explicit {
+		keys = append(keys, ownItemMark)
+		m[ownItemMark] = g[ownItemMark]
 	}
 	if slices.Equal(keys, e.grantOrder[key]) && len(g) == len(m) {
 		same := true
@@ -85,8 +94,8 @@ func (e *Engine) aclNewOwner(key, newOwner string) error {
 		for k := range g {
 			saves = append(saves, StoredGrant{Relation: key, Role: k})
 		}
-		for i, k := range keys {
-			saves = append(saves, StoredGrant{Relation: key, Role: k, Privs: next[i].privs})
+		for _, k := range keys {
+			saves = append(saves, StoredGrant{Relation: key, Role: k, Privs: m[k]})
 		}
 		if err := e.store.SaveGrants(saves); err != nil {
 			return err

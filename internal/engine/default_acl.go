@@ -175,10 +175,6 @@ func (e *Engine) changeDefaultACL(k defACLKey, a *sql.AlterDefaultPrivileges) er
 	next := maps.Clone(acl)
 	for _, g := range a.Grantees {
 		if a.Revoke {
-			if k.schema == "" && g == k.role && next[g]&a.Privs != 0 {
-				return pgerr.New(pgerr.FeatureNotSupported, "revoking the owner's own default privileges is not supported").
-					WithHint("an owner holds every privilege on what it owns here")
-			}
 			if next[g] = withGrant(true, a.Option, next[g], a.Privs); next[g] == 0 {
 				delete(next, g)
 			}
@@ -351,9 +347,16 @@ func (e *Engine) applyDefaultACLs(before defACLSnapshot) error {
 			continue
 		}
 		if acl[owner] != all {
-			// A schema's entry cannot take the owner's privileges; a
-			// global entry that did is refused.
-			return pgerr.New(pgerr.Internal, "default privileges of %q lack the owner's", key)
+			// A global entry took privileges from the owner: its item
+			// is explicit (acl_owner.go), in aclitemsort's place.
+			var items []aclItem
+			for _, r := range aclOrder(acl) {
+				items = append(items, aclItem{grantee: r, grantor: owner, privs: acl[r]})
+			}
+			if err := e.saveACLChanges(e.explicitACLChanges(key, items)); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := e.setRelItems(key, e.relItems(key), defaultRelItems(acl, owner)); err != nil {
 			return err
@@ -394,9 +397,12 @@ func (e *Engine) applyDefaultACLs(before defACLSnapshot) error {
 			// The owner's place in the order is its item's (acl_lead.go).
 			order = append(order, r)
 			grants[r] = acl[r]
-			if r == sc.owner {
+			if r == sc.owner && acl[r] == schemaPrivs {
 				grants[r] = 0
 			}
+		}
+		if acl[sc.owner] != schemaPrivs {
+			grants[ownItemMark] = sql.PrivUsage // schema_owner_item.go
 		}
 		sc.grants, sc.order = grants, order
 		if err := e.saveSchema(sc); err != nil {

@@ -350,7 +350,7 @@ func (e *Engine) LoadRoles(roles []StoredRole, grants []StoredGrant) {
 		e.roles[r.Name] = &role{name: r.Name, login: r.Login, superuser: r.Superuser, verifier: r.Verifier}
 	}
 	for _, g := range grants {
-		if grantee, grantor, other := strings.Cut(g.Role, "\x00"); e.roles[grantee] == nil && grantee != "" || other && grantor != "" && e.roles[grantor] == nil {
+		if grantee, grantor, other := strings.Cut(g.Role, "\x00"); g.Role != ownItemMark && (e.roles[grantee] == nil && grantee != "" || other && grantor != "" && e.roles[grantor] == nil) {
 			continue // an item of another grantor keys grantee and grantor (acl_items.go)
 		}
 		if e.grants == nil {

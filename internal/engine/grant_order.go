@@ -28,18 +28,18 @@ func (e *Engine) noteGrant(rel, role string, privs sql.Privilege) {
 }
 
 // granteesInOrder lists the roles holding privileges on rel in the order
-// of their grants; those no grant recorded (none, unless the catalog was
+// of their grants (the keys of its items, its mark left out, acl_owner.go); those no grant recorded (none, unless the catalog was
 // read from a file of an earlier format) follow in name order.
 func (e *Engine) granteesInOrder(rel string) []string {
 	g := e.grants[rel]
 	out := make([]string, 0, len(g))
 	for _, role := range e.grantOrder[rel] {
-		if g[role] != 0 {
+		if g[role] != 0 && role != ownItemMark {
 			out = append(out, role)
 		}
 	}
 	for _, role := range sortedKeys(g) {
-		if g[role] != 0 && !slices.Contains(out, role) {
+		if g[role] != 0 && role != ownItemMark && !slices.Contains(out, role) {
 			out = append(out, role)
 		}
 	}

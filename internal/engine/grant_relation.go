@@ -23,7 +23,7 @@ func (e *Engine) grant(g *sql.Grant) (Result, error) {
 // grantBy runs g for user.
 func (e *Engine) grantBy(g *sql.Grant, user string) (Result, error) {
 	for _, name := range g.Roles {
-		if _, ok := e.roles[name]; !ok && name != "" {
+		if _, ok := e.roles[name]; !ok && name != "" && name != SuperuserName {
 			return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
 		}
 	}
@@ -64,11 +64,19 @@ func (e *Engine) grantBy(g *sql.Grant, user string) (Result, error) {
 				return Result{}, err
 			}
 			warn(w)
-			next, err := e.mergeGrant(acl, g.Revoke, g.Option, g.Cascade, g.Roles, privs, grantor, owner)
-			if err != nil {
-				return Result{}, err
+			if revokesFromOwner(g.Revoke, g.Roles, grantor, owner) && !e.ownItemExplicit(rel) {
+				next, err := e.mergeGrant(e.explicitOwnerItems(rel, acl), g.Revoke, g.Option, g.Cascade, g.Roles, privs, grantor, owner)
+				if err != nil {
+					return Result{}, err
+				}
+				after = append(after, e.explicitACLChanges(rel, next)...)
+			} else {
+				next, err := e.mergeGrant(acl, g.Revoke, g.Option, g.Cascade, g.Roles, privs, grantor, owner)
+				if err != nil {
+					return Result{}, err
+				}
+				after = append(after, aclChanges(rel, owner, acl, next, g.Roles, grantor)...)
 			}
-			after = append(after, aclChanges(rel, owner, acl, next, g.Roles, grantor)...)
 		}
 		next, changed, err := e.grantColumnsOf(g, rel, user, acl, warn)
 		if err != nil {

@@ -223,6 +223,9 @@ func (e *Engine) moveView(old, new string) error {
 		for _, role := range e.granteesInOrder(old) {
 			grants = append(grants, StoredGrant{Relation: new, Role: role, Privs: e.grants[old][role]})
 		}
+		if e.ownItemExplicit(old) {
+			grants = append(grants, StoredGrant{Relation: new, Role: ownItemMark, Privs: e.grants[old][ownItemMark]})
+		}
 		if len(grants) > 0 {
 			if err := e.store.SaveGrants(grants); err != nil {
 				return err

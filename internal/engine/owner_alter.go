@@ -69,7 +69,7 @@ func (e *Engine) mayCreateAs(role, key string) error {
 			return nil
 		}
 		for _, h := range e.heldRoles(role) {
-			if sc.owner == h || sc.grants[h]&sql.PrivCreate != 0 {
+			if sc.ownerHolds(h) || sc.grants[h]&sql.PrivCreate != 0 {
 				return nil
 			}
 		}
@@ -120,7 +120,7 @@ func (s *Session) mayAlterTable(a *sql.AlterTable) error {
 // on the table, or REFERENCES on each of them.
 func (s *Session) mayReference(fk sql.ForeignKey) error {
 	e := s.e
-	if e.hasPrivsOf(s.role, e.relOwner(fk.RefTable)) {
+	if e.hasPrivsOf(s.role, e.relOwner(fk.RefTable)) && e.ownerHoldsAll(fk.RefTable) {
 		return nil
 	}
 	held := e.heldRoles(s.role)

@@ -32,7 +32,7 @@ func (e *Engine) ownerMayRead(name string) error {
 	held := e.heldRoles(owner)
 	for _, rel := range e.deps[name] {
 		kind, ok := e.kindOf(rel)
-		if !ok || slices.Contains(held, e.relOwner(rel)) {
+		if !ok || slices.Contains(held, e.relOwner(rel)) && e.ownerHoldsAll(rel) {
 			continue
 		}
 		g := e.relGrants(rel)

@@ -150,7 +150,7 @@ func (s *Session) allowed(name string, priv sql.Privilege) error {
 		return err
 	}
 	held := e.heldRoles(s.role)
-	if slices.Contains(held, e.owners[name]) {
+	if slices.Contains(held, e.owners[name]) && e.ownerHoldsAll(name) {
 		return nil // the owner holds every privilege (owner.go), and its members
 	}
 	g := e.relGrants(name)
@@ -682,6 +682,9 @@ func (e *Engine) Grants() []string {
 	var out []string
 	for rel, m := range e.grants {
 		for name, p := range m {
+			if name == ownItemMark {
+				continue // no item (acl_owner.go)
+			}
 			if name == "" || name[0] == 0 {
 				name = "PUBLIC" + name
 			}

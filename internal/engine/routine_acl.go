@@ -162,10 +162,31 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 					}
 				}
 			}
+			for _, name := range sortedKeys(e.aggs) {
+				// PostgreSQL's ALL FUNCTIONS and ALL ROUTINES take its
+				// aggregates too, which keep no ACL here.
+				if n, _ := e.splitObject(name); n == sc && g.Kind != "procedure" && len(e.aggs[name]) > 0 {
+					return Result{}, pgerr.New(pgerr.FeatureNotSupported, "%s on aggregate %s is not supported", tag, name).
+						WithHint("every role may call an aggregate here; ALL %sS IN SCHEMA %s takes it too", strings.ToUpper(g.Kind), sc)
+				}
+			}
 		}
 	}
 	for _, ref := range g.Refs {
 		f, err := e.routineOfKind(ref, g.Kind)
+		if ag := e.aggregateNamed(ref); err != nil && ag != nil && pgerr.Code(err) == pgerr.UndefinedFunction {
+			if g.Kind == "procedure" {
+				var args []string
+				for _, x := range ag.Args {
+					args = append(args, x.Type.String())
+				}
+				return Result{}, pgerr.New(pgerr.WrongObjectType, "%s(%s) is not a procedure", e.bareName(ag.Name), strings.Join(args, ", "))
+			}
+			// PostgreSQL's aggregates are functions with an ACL; here
+			// they have none, and every role calls them.
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "%s on aggregate %s is not supported", tag, ag.Name).
+				WithHint("every role may call an aggregate here")
+		}
 		if err != nil {
 			return Result{}, err
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -490,10 +491,13 @@ func (s *Session) alterSchema(a *sql.AlterSchema) (Result, error) {
 	} else if owner != SuperuserName && e.roles[owner] == nil {
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", owner)
 	}
-	old := sc.owner
+	old, oldGrants, oldOrder := sc.owner, sc.grants, sc.order
+	if owner != old {
+		sc.grants, sc.order = sc.newOwnerGrants(owner)
+	}
 	sc.owner = owner
 	if err := e.saveSchema(sc); err != nil {
-		sc.owner = old
+		sc.owner, sc.grants, sc.order = old, oldGrants, oldOrder
 		return Result{}, err
 	}
 	return Result{Tag: "ALTER SCHEMA"}, nil
@@ -540,17 +544,19 @@ func (e *Engine) grantSchema(g *sql.GrantSchema) (Result, error) {
 	}
 	for _, n := range g.Schemas {
 		sc := e.grantableSchema(n)
-		old := sc.grants
-		next := map[string]sql.Privilege{}
-		for r, p := range old {
-			next[r] = p
+		old, oldOrder := sc.grants, sc.order
+		next := maps.Clone(old)
+		if next == nil {
+			next = map[string]sql.Privilege{}
+		}
+		if g.Revoke && slices.Contains(g.Roles, sc.owner) && !sc.ownExplicit() {
+			next, sc.order = sc.explicitGrants() // schema_owner_item.go
 		}
 		for _, r := range g.Roles {
 			if next[r] = withGrant(g.Revoke, g.Option, next[r], g.Privs); next[r] == 0 {
 				delete(next, r)
 			}
 		}
-		oldOrder := sc.order
 		sc.grants = next
 		for _, r := range g.Roles {
 			sc.noteGrant(r)
@@ -578,7 +584,7 @@ func (s *Session) schemaAllowed(key string) error {
 		return nil
 	}
 	for _, h := range e.heldRoles(s.role) {
-		if sc.owner == h || sc.grants[h]&sql.PrivUsage != 0 {
+		if sc.ownerHolds(h) || sc.grants[h]&sql.PrivUsage != 0 {
 			return nil // its owner, a role granted USAGE, or their members
 		}
 	}

@@ -25,12 +25,12 @@ func (sc *schema) noteGrant(role string) {
 func (sc *schema) grantees() []string {
 	out := make([]string, 0, len(sc.grants))
 	for _, r := range sc.order {
-		if sc.grants[r] != 0 {
+		if sc.grants[r] != 0 && r != ownItemMark {
 			out = append(out, r)
 		}
 	}
 	for _, r := range sortedKeys(sc.grants) {
-		if sc.grants[r] != 0 && !slices.Contains(out, r) {
+		if sc.grants[r] != 0 && r != ownItemMark && !slices.Contains(out, r) {
 			out = append(out, r)
 		}
 	}

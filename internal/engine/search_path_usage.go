@@ -17,7 +17,7 @@ func (e *Engine) pathUsable(role, name string) bool {
 		return true
 	}
 	for _, h := range e.heldRoles(role) {
-		if sc.owner == h || sc.grants[h]&sql.PrivUsage != 0 {
+		if sc.ownerHolds(h) || sc.grants[h]&sql.PrivUsage != 0 {
 			return true
 		}
 	}

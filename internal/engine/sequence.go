@@ -809,7 +809,7 @@ func (s *Session) seqAllowed(name string, any sql.Privilege) error {
 	if r := s.e.roles[s.role]; r != nil && r.superuser {
 		return nil
 	}
-	if o, ok := s.e.owners[name]; ok && s.e.hasPrivsOf(s.role, o) {
+	if o, ok := s.e.owners[name]; ok && s.e.hasPrivsOf(s.role, o) && s.e.ownerHoldsAll(name) {
 		return nil // the owner holds every privilege (owner.go), and its members
 	}
 	g := s.e.relGrants(name)

@@ -423,10 +423,15 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		g := map[string]uint8{}
 		if s := e.schemaNamed(n); s != nil {
 			for role, p := range s.grants {
+				if role == ownItemMark {
+					continue
+				}
 				g[role] = uint8(p)
 				addGrantOption(sc, schemaOID(n), "", role, p)
 			}
-			g[s.owner] |= uint8(sql.PrivUsage | sql.PrivCreate)
+			if !s.ownExplicit() {
+				g[s.owner] |= uint8(schemaPrivs)
+			}
 		} else {
 			g[""] = uint8(sql.PrivUsage)
 		}
@@ -504,7 +509,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 				addGrantOption(sc, r.oid, "", role, p)
 			}
 		}
-		if role, ok := e.owners[r.key]; ok && r.key != "" {
+		if role, ok := e.owners[r.key]; ok && r.key != "" && e.ownerHoldsAll(r.key) {
 			// The owner holds every privilege (owner.go).
 			if sc.Grants[r.oid] == nil {
 				sc.Grants[r.oid] = map[string]uint8{}

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"slices"
-
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -18,6 +16,14 @@ func (o *catalogObjects) relACL(rel *catRel) any {
 		return nil
 	}
 	owner := o.e.relOwner(rel.key)
+	if o.e.ownItemExplicit(rel.key) {
+		// Every item in its place, the owner's too (acl_owner.go).
+		acl := []string{}
+		for _, it := range o.e.relItems(rel.key) {
+			acl = append(acl, aclRole(it.grantee)+"="+aclLetters(it.privs)+"/"+aclRole(it.grantor))
+		}
+		return acl
+	}
 	// The owner's own item holds every privilege, and the grant options
 	// an owner change merged into it (acl_newowner.go).
 	// Items a default privilege sorted before it come first (acl_lead.go).
@@ -123,34 +129,15 @@ func (o *catalogObjects) nspACL(n string) any {
 		return nil
 	}
 	// The owner's item goes where the order keeps the owner (after the
-	// items default privileges sorted before it, acl_lead.go), else first.
-	var acl []string
-	own := owner + "=UC/" + owner
-	lead := sc.order[:max(slices.Index(sc.order, sc.owner), 0)]
-	for _, role := range sc.grantees() {
-		p := sc.grants[role]
-		if role == sc.owner || p == 0 {
-			continue
+	// items default privileges sorted before it, acl_lead.go), else first;
+	// an implicit one holds USAGE and CREATE (schema_owner_item.go).
+	acl := []string{}
+	roles, privs := sc.items()
+	for i, role := range roles {
+		if role == sc.owner && !sc.ownExplicit() {
+			privs[i] = schemaPrivs
 		}
-		if own != "" && !slices.Contains(lead, role) {
-			acl, own = append(acl, own), ""
-		}
-		var letters string
-		for _, x := range []struct {
-			p sql.Privilege
-			c string
-		}{{sql.PrivUsage, "U"}, {sql.PrivCreate, "C"}} {
-			if p&x.p != 0 {
-				letters += x.c
-			}
-			if p.Options()&x.p != 0 {
-				letters += "*"
-			}
-		}
-		acl = append(acl, aclRole(role)+"="+letters+"/"+owner)
-	}
-	if own != "" {
-		acl = append(acl, own)
+		acl = append(acl, aclRole(role)+"="+schemaLetters(privs[i])+"/"+owner)
 	}
 	return acl
 }

@@ -9,7 +9,8 @@ import (
 // infoTablePrivileges computes information_schema.table_privileges (and
 // role_table_grants, the same rows for a superuser): a row per privilege
 // a role holds on a table or view, from the relation's grants as relACL
-// reads them. The owner holds every privilege, grantable; a role granted
+// reads them. The owner holds every privilege its own item holds (all
+// of them unless a REVOKE took some, acl_owner.go), grantable; a role granted
 // some holds those, from their grantor, grantable when granted WITH GRANT
 // OPTION; PUBLIC is the grantee PUBLIC.
 func infoTablePrivileges(o *catalogObjects, r *catRows) {
@@ -32,7 +33,7 @@ func infoTablePrivileges(o *catalogObjects, r *catRows) {
 					"with_hierarchy", yesNo(x.p == sql.PrivSelect))
 			}
 		}
-		add(owner, owner, sql.PrivTableAll.WithOption())
+		add(owner, owner, (sql.PrivTableAll & o.e.ownerPlainOn(rel.key)).WithOption())
 		for _, it := range o.e.relItems(rel.key) {
 			if it.grantee != owner || it.grantor != owner {
 				add(it.grantor, it.grantee, it.privs)
@@ -46,7 +47,7 @@ func infoTablePrivileges(o *catalogObjects, r *catRows) {
 func grantees(g map[string]sql.Privilege, owner string) []string {
 	roles := make([]string, 0, len(g))
 	for role, p := range g {
-		if role != owner && p != 0 {
+		if role != owner && p != 0 && role != ownItemMark {
 			roles = append(roles, role)
 		}
 	}

@@ -214,7 +214,9 @@ func infoUsagePrivileges(o *catalogObjects, r *catRows) {
 			continue // a sequence's default privileges hold no USAGE in pg_class's terms
 		}
 		owner := o.e.relOwner(rel.key)
-		row(owner, owner, rel.schema, rel.name, "SEQUENCE", true)
+		if o.e.ownerPlainOn(rel.key)&sql.PrivUsage != 0 {
+			row(owner, owner, rel.schema, rel.name, "SEQUENCE", true)
+		}
 		for _, it := range o.e.relItems(rel.key) {
 			if it.privs&sql.PrivUsage != 0 && (it.grantee != owner || it.grantor != owner) {
 				row(it.grantor, cmp.Or(it.grantee, "PUBLIC"), rel.schema, rel.name, "SEQUENCE", it.privs.Options()&sql.PrivUsage != 0)

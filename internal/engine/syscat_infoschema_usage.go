@@ -105,7 +105,7 @@ func infoColumnPrivileges(o *catalogObjects, r *catRows) {
 				}
 			}
 		}
-		add(owner, owner, sql.PrivTableAll.WithOption())
+		add(owner, owner, (sql.PrivTableAll & o.e.ownerPlainOn(rel.key)).WithOption())
 		for _, it := range o.e.relItems(rel.key) {
 			if it.grantee != owner || it.grantor != owner {
 				add(it.grantor, it.grantee, it.privs)
