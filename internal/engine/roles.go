@@ -420,6 +420,11 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 			return err
 		}
 		return s.mayCreateIn(b.NewKey)
+	case *sql.RenameIndex:
+		if err := s.mustOwnRel(b.Key, ""); err != nil {
+			return err
+		}
+		return s.mayCreateIn(b.NewKey)
 	case *sql.AlterFunction:
 		return s.mayAlterRoutine(b)
 	case *sql.CreateAggregate:

@@ -266,7 +266,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable,
 		*sql.CreateTrigger, *sql.DropTrigger, *sql.AlterTriggers,
 		*sql.CreateRule, *sql.DropRule, *sql.RenameRule, *sql.AlterRules,
-		*sql.CreateSchema, *sql.DropSchema, *sql.AlterSchema, *sql.GrantSchema, *sql.MoveRelation:
+		*sql.CreateSchema, *sql.DropSchema, *sql.AlterSchema, *sql.GrantSchema, *sql.MoveRelation, *sql.RenameIndex:
 		if ct, ok := b.(*sql.CreateTable); ok && ct.Temp {
 			return accessExclusive // the session's own: allowed inside a block
 		}
@@ -819,6 +819,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("ALTER SCHEMA", func() (Result, error) { return s.alterSchema(b) })
 	case *sql.MoveRelation:
 		return s.ddl(b.Tag, func() (Result, error) { return s.moveRelation(b) })
+	case *sql.RenameIndex:
+		return s.ddl(b.Tag, func() (Result, error) { return s.renameIndex(b) })
 	case *sql.GrantSchema:
 		what := "GRANT"
 		if b.Revoke {

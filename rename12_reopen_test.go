@@ -1,0 +1,34 @@
+package deltaview_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// TestRenameIndexReopen checks that the indexes ALTER INDEX … RENAME TO
+// renamed (of a table, of a materialized view, of a primary key) keep
+// their new names from the file, and that a renamed UNIQUE index is
+// enforced under its new name.
+func TestRenameIndexReopen(t *testing.T) {
+	db := reopenedFileDB(t, "renameindex.db", `CREATE TABLE t (id int PRIMARY KEY, a int, b text);
+CREATE INDEX ti ON t (a);
+CREATE UNIQUE INDEX tu ON t (lower(b));
+INSERT INTO t VALUES (1, 1, 'x');
+ALTER INDEX ti RENAME TO ti2;
+ALTER TABLE tu RENAME TO tu2;
+ALTER INDEX t_pkey RENAME TO t_pk2;
+CREATE MATERIALIZED VIEW m AS SELECT a FROM t;
+CREATE INDEX mi ON m (a);
+ALTER INDEX mi RENAME TO mi2`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT indexname FROM pg_indexes WHERE tablename IN ('t', 'm') ORDER BY 1", "[[mi2] [t_pk2] [ti2] [tu2]]"},
+		{"SELECT conname FROM pg_constraint WHERE conrelid = 't'::regclass", "[[t_pk2]]"},
+	})
+	err := db.Exec("INSERT INTO t VALUES (2, 2, 'X')")
+	if pgerr.Code(err) != pgerr.UniqueViolation || !strings.Contains(err.Error(), `"tu2"`) {
+		t.Errorf("a duplicate of the renamed unique index after reopening: %v", err)
+	}
+}
