@@ -32,3 +32,22 @@ ALTER INDEX mi RENAME TO mi2`)
 		t.Errorf("a duplicate of the renamed unique index after reopening: %v", err)
 	}
 }
+
+// TestRenameTriggerReopen checks that a trigger ALTER TRIGGER … RENAME TO
+// renamed is read back from the file under its new name, and fires so.
+func TestRenameTriggerReopen(t *testing.T) {
+	db := reopenedFileDB(t, "renametrigger.db", `CREATE TABLE t (id int PRIMARY KEY, note text);
+CREATE FUNCTION tf() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN NEW.note := TG_NAME; RETURN NEW; END$$;
+CREATE TRIGGER a1 BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION tf();
+ALTER TABLE t DISABLE TRIGGER a1;
+ALTER TRIGGER a1 ON t RENAME TO a2;
+ALTER TABLE t ENABLE TRIGGER a2`)
+	defer db.Close()
+	if err := db.Exec("INSERT INTO t VALUES (1)"); err != nil {
+		t.Fatal(err)
+	}
+	wantRows(t, db, []queryRows{
+		{"SELECT tgname FROM pg_trigger WHERE tgrelid = 't'::regclass", "[[a2]]"},
+		{"SELECT note FROM t", "[[a2]]"},
+	})
+}

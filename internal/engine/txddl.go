@@ -77,7 +77,7 @@ func blockCatalogKind(b sql.Bound) bool {
 	case *sql.CreateRole, *sql.AlterRole, *sql.DropRole, *sql.GrantRole, *sql.AlterTypeOwner, *sql.AlterDefaultPrivileges, *sql.GrantDatabase, *sql.GrantType,
 		*sql.CreatePolicy, *sql.AlterPolicy, *sql.DropPolicy, *sql.AlterRowSecurity,
 		*sql.CreateDomain, *sql.AlterDomain, *sql.DropDomain,
-		*sql.CreateRule, *sql.DropRule, *sql.RenameRule, *sql.AlterRules, *sql.AlterTriggers,
+		*sql.CreateRule, *sql.DropRule, *sql.RenameRule, *sql.AlterRules, *sql.AlterTriggers, *sql.RenameTrigger,
 		*sql.AttachPartition, *sql.DetachPartition, *sql.AlterPartition, *sql.AlterInherit,
 		*sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics,
 		*sql.CreateCollation, *sql.DropCollation, *sql.AlterCollation,

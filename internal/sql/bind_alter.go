@@ -500,6 +500,9 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 	if rs.RenameType == pg_query.ObjectType_OBJECT_RULE {
 		return b.bindRenameRule(rs)
 	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_TRIGGER {
+		return b.bindRenameTrigger(rs)
+	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_TABCONSTRAINT {
 		return b.bindRenameConstraint(rs)
 	}
