@@ -51,3 +51,20 @@ ALTER TABLE t ENABLE TRIGGER a2`)
 		{"SELECT note FROM t", "[[a2]]"},
 	})
 }
+
+// TestRenameSequenceViewReopen checks that a plain view calling a sequence
+// that was renamed and moved calls it under its new key after the file
+// is opened again.
+func TestRenameSequenceViewReopen(t *testing.T) {
+	db := reopenedFileDB(t, "renameseqview.db", `CREATE SEQUENCE sq;
+CREATE VIEW vs AS SELECT nextval('sq') AS n;
+SELECT * FROM vs;
+ALTER SEQUENCE sq RENAME TO sq2;
+CREATE SCHEMA s;
+ALTER SEQUENCE sq2 SET SCHEMA s`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT * FROM vs", "[[2]]"},
+		{"SELECT pg_get_viewdef('vs')", "[[ SELECT nextval('s.sq2'::regclass) AS n;]]"},
+	})
+}
