@@ -30,10 +30,10 @@ func (s *Session) renameIndex(r *sql.RenameIndex) (Result, error) {
 	case ix == nil && mix == nil && t == nil && r.NotFound != nil:
 		return Result{}, r.NotFound
 	case ix == nil && mix == nil && t == nil && r.MissingOk:
-		res.Notices = []string{fmt.Sprintf("relation %q does not exist, skipping", e.bareName(r.Key))}
+		res.Notices = []string{fmt.Sprintf("relation %q does not exist, skipping", r.Key)}
 		return res, nil
 	case ix == nil && mix == nil && t == nil:
-		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", e.bareName(r.Key))
+		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", r.Key)
 	case r.Key == r.NewKey:
 		if e.relationExists(r.NewKey) || e.isIndex(r.NewKey) {
 			return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", bareIndex(r.NewKey))

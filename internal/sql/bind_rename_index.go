@@ -28,6 +28,14 @@ func (b *binder) bindRenameIndex(rs *pg_query.RenameStmt) (_ Bound, ok bool, _ e
 	if rv == nil {
 		return nil, false, nil
 	}
+	if q := b.qualifier(); q != nil {
+		// ALTER … SET SCHEMA, bound as a rename to another schema's key,
+		// does not move an index (PostgreSQL moves it with its table).
+		from, _ := q.SplitKey(rv.Relname)
+		if to, _ := q.SplitKey(rs.Newname); to != from {
+			return nil, false, nil
+		}
+	}
 	ri := &RenameIndex{Key: rv.Relname, NewKey: rs.Newname, Tag: "ALTER INDEX", MissingOk: rs.MissingOk}
 	_, isRel := b.relationKind(rv.Relname)
 	switch rs.RenameType {
