@@ -34,6 +34,8 @@ func (s *Session) renameIndex(r *sql.RenameIndex) (Result, error) {
 		return res, nil
 	case ix == nil && mix == nil && t == nil:
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", r.Key)
+	case r.NotKind != "":
+		return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not %s", bareIndex(r.Key), r.NotKind)
 	case r.Key == r.NewKey:
 		if e.relationExists(r.NewKey) || e.isIndex(r.NewKey) {
 			return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", bareIndex(r.NewKey))

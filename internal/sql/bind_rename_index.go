@@ -16,6 +16,9 @@ type RenameIndex struct {
 	// NotFound is the statement's error when Key is no index either: an
 	// ALTER TABLE's, with its position.
 	NotFound error
+	// NotKind is, for ALTER VIEW, MATERIALIZED VIEW or SEQUENCE, what an
+	// index found is not ("a view"): 42809, as in PostgreSQL.
+	NotKind string
 }
 
 func (*RenameIndex) bound() {}
@@ -52,6 +55,14 @@ func (b *binder) bindRenameIndex(rs *pg_query.RenameStmt) (_ Bound, ok bool, _ e
 			bd.Tag = ri.Tag
 		}
 		return bd, true, err
+	case pg_query.ObjectType_OBJECT_VIEW, pg_query.ObjectType_OBJECT_MATVIEW, pg_query.ObjectType_OBJECT_SEQUENCE:
+		if isRel {
+			return nil, false, nil
+		}
+		ri.NotKind = map[pg_query.ObjectType]string{pg_query.ObjectType_OBJECT_VIEW: "a view",
+			pg_query.ObjectType_OBJECT_MATVIEW: "a materialized view", pg_query.ObjectType_OBJECT_SEQUENCE: "a sequence"}[rs.RenameType]
+		ri.Tag = "ALTER " + objectTypeWords(rs.RenameType)
+		return ri, true, nil
 	case pg_query.ObjectType_OBJECT_TABLE:
 		if isRel {
 			return nil, false, nil
