@@ -43,6 +43,11 @@ func (s *Session) renameIndex(r *sql.RenameIndex) (Result, error) {
 	case e.relationExists(r.NewKey) || e.isIndex(r.NewKey):
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", bareIndex(r.NewKey))
 	}
+	if t != nil && (t.isReplicaIndex(r.Key) || t.isReplicaIndex(bareIndex(r.Key))) {
+		// The table's definition names its replica identity's index.
+		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER INDEX … RENAME TO of index %q, the replica identity of table %q, is not supported", bareIndex(r.Key), e.bareName(t.name)).
+			WithHint("set REPLICA IDENTITY DEFAULT, rename the index, then set it again")
+	}
 	var err error
 	switch {
 	case con != "":
