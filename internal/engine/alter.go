@@ -24,6 +24,9 @@ import (
 // triggers follow it (trigger_alter.go).
 func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	res := Result{Tag: "ALTER TABLE", Notices: a.Notices}
+	if a.Tag != "" {
+		res.Tag = a.Tag
+	}
 	if a.Table == "" {
 		return res, nil
 	}

@@ -33,6 +33,14 @@ type movedReader struct {
 	text string
 }
 
+// stmtOr is the reader's statement, or st when there is no reader.
+func (m *movedReader) stmtOr(st *sql.Stmt) *sql.Stmt {
+	if m == nil {
+		return st
+	}
+	return m.stmt
+}
+
 // movedText resolves the statement of the reader name and renames the
 // relation's key old to new in it; ok is false when it cannot. The
 // relation is renamed, and its readers' plans read it as they did.

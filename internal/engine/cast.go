@@ -155,6 +155,14 @@ func (e *Engine) dropCast(d *sql.DropCast) (Result, error) {
 		}
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "cast from type %s to type %s does not exist", d.Source, d.Target)
 	}
+	if vs := e.callers(c.DepKey()); len(vs) > 0 {
+		// PostgreSQL's view depends on the cast's function or on the
+		// types, not on the cast: its DROP CAST drops nothing else and
+		// the view goes on converting. Here the view's statement names
+		// the cast, which it could not be read again without.
+		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP CAST of %s, which %s %s applies, is not supported", c.Describe(), e.kindName(vs[0]), vs[0]).
+			WithHint("drop the views that apply the cast, drop it, then create them again")
+	}
 	notices, err := e.dropCasts([]*sql.UserCast{c}, d.Cascade, nil)
 	if err != nil {
 		return Result{}, err

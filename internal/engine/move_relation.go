@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/ident"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 )
@@ -73,9 +74,9 @@ func (s *Session) moveSequence(old, new string) error {
 	if err != nil {
 		return err
 	}
-	if v := e.viewNaming(e.bareName(old)); v != "" {
-		return pgerr.New(pgerr.FeatureNotSupported, "ALTER SEQUENCE %s %s is not supported: view %s may call it", old, moveOp(e, old, new), v).
-			WithHint("the view names the sequence where it is: drop the view, move the sequence, then create the view again")
+	views, err := e.seqViews(old, new)
+	if err != nil {
+		return err
 	}
 	delete(e.seqs, old)
 	q.name = new
@@ -91,6 +92,9 @@ func (s *Session) moveSequence(old, new string) error {
 		return err
 	}
 	if err := e.applyDefaults(defaults); err != nil {
+		return err
+	}
+	if err := e.applyMoved(views, old, new); err != nil {
 		return err
 	}
 	if err := e.moveComments(old, new); err != nil {
@@ -132,15 +136,52 @@ func moveOp(e *Engine, old, new string) string {
 	return "SET SCHEMA"
 }
 
-// viewNaming is a plain view whose text holds name, or "": such a view
-// may call a sequence of that name by its key, which would not follow.
-func (e *Engine) viewNaming(name string) string {
+// seqViews are the plain views that name the sequence old in a constant
+// (nextval('s'), 's'::regclass), as their statements with its new key:
+// PostgreSQL's view holds the sequence by oid and calls it under its new
+// name. A view that names a sequence of old's name that cannot be told
+// apart from it (another schema's on the search path it was made under)
+// is refused (0A000). Nothing changes yet.
+func (e *Engine) seqViews(old, new string) (*alterReaders, error) {
+	schema, bare := e.splitKey(old)
+	names := func(lit string) bool {
+		parts, ok := ident.Split(lit, '.')
+		switch {
+		case !ok:
+			return false
+		case len(parts) == 1:
+			return schema == "public" && parts[0] == bare
+		case len(parts) == 2:
+			return schemaKey(parts[0], parts[1]) == old
+		}
+		return false
+	}
+	to := e.keyText(new)
+	unsure := func(lit string) bool {
+		parts, ok := ident.Split(lit, '.')
+		return ok && lit != to && parts[len(parts)-1] == bare
+	}
+	r := &alterReaders{moved: map[string]*movedReader{}}
 	for _, k := range sortedKeys(e.named) {
-		if q := e.named[k].query; q != nil && strings.Contains(strings.ToLower(q.SQL), strings.ToLower(name)) {
-			return k
+		nv := e.named[k]
+		if nv.query == nil || !strings.Contains(strings.ToLower(nv.query.SQL), strings.ToLower(bare)) {
+			continue
+		}
+		var changed bool
+		m, ok := e.rewrittenReader(k, func(st *sql.Stmt) (*sql.Stmt, error) {
+			var out *sql.Stmt
+			out, changed = sql.RenameSequenceArgs(st, names, to)
+			return out, nil
+		})
+		if _, left := sql.RenameSequenceArgs(m.stmtOr(nv.query), unsure, ""); !ok || left {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER SEQUENCE %s %s is not supported: view %s may call it", old, moveOp(e, old, new), k).
+				WithHint("the view names the sequence where it is: drop the view, move the sequence, then create the view again")
+		}
+		if changed {
+			r.moved[k] = m
 		}
 	}
-	return ""
+	return r, nil
 }
 
 // moveView gives the view or materialized view old the key new.

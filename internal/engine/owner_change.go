@@ -22,6 +22,8 @@ func (s *Session) mayChangeOwned(b sql.Bound) error {
 		return s.mustOwnRel(b.Table, "relation")
 	case *sql.AlterTriggers:
 		return s.mustOwnRel(b.Table, "table")
+	case *sql.RenameTrigger:
+		return s.mustOwnRel(b.Table, "table")
 	case *sql.CreateRule:
 		return s.mustOwnRel(b.Table, "")
 	case *sql.DropRule:

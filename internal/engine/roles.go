@@ -420,6 +420,11 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 			return err
 		}
 		return s.mayCreateIn(b.NewKey)
+	case *sql.RenameIndex:
+		if err := s.mustOwnRel(b.Key, ""); err != nil {
+			return err
+		}
+		return s.mayCreateIn(b.NewKey)
 	case *sql.AlterFunction:
 		return s.mayAlterRoutine(b)
 	case *sql.CreateAggregate:
@@ -452,7 +457,7 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return s.mayAlterEventTrigger(b.Names, b.IfExists)
 	case *sql.CreatePolicy, *sql.AlterPolicy, *sql.DropPolicy, *sql.AlterRowSecurity:
 		return s.mustOwnPolicyTable(b)
-	case *sql.CreateTrigger, *sql.DropTrigger, *sql.AlterTriggers, *sql.CreateRule, *sql.DropRule, *sql.RenameRule,
+	case *sql.CreateTrigger, *sql.DropTrigger, *sql.AlterTriggers, *sql.RenameTrigger, *sql.CreateRule, *sql.DropRule, *sql.RenameRule,
 		*sql.AlterRules, *sql.Cluster, *sql.Reindex, *sql.AlterRelOwner:
 		return s.mayChangeOwned(b) // owner_change.go
 	case *sql.Drop:

@@ -271,8 +271,8 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable,
 		*sql.CreateTrigger, *sql.DropTrigger, *sql.AlterTriggers,
-		*sql.CreateRule, *sql.DropRule, *sql.RenameRule, *sql.AlterRules,
-		*sql.CreateSchema, *sql.DropSchema, *sql.AlterSchema, *sql.GrantSchema, *sql.MoveRelation:
+		*sql.CreateRule, *sql.DropRule, *sql.RenameRule, *sql.AlterRules, *sql.RenameTrigger,
+		*sql.CreateSchema, *sql.DropSchema, *sql.AlterSchema, *sql.GrantSchema, *sql.MoveRelation, *sql.RenameIndex:
 		if ct, ok := b.(*sql.CreateTable); ok && ct.Temp {
 			return accessExclusive // the session's own: allowed inside a block
 		}
@@ -841,6 +841,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("ALTER SCHEMA", func() (Result, error) { return s.alterSchema(b) })
 	case *sql.MoveRelation:
 		return s.ddl(b.Tag, func() (Result, error) { return s.moveRelation(b) })
+	case *sql.RenameIndex:
+		return s.ddl(b.Tag, func() (Result, error) { return s.renameIndex(b) })
 	case *sql.GrantSchema:
 		what := "GRANT"
 		if b.Revoke {
@@ -903,6 +905,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("DROP RULE", func() (Result, error) { return e.dropRule(b) })
 	case *sql.RenameRule:
 		return s.ddl("ALTER RULE", func() (Result, error) { return e.renameRule(b) })
+	case *sql.RenameTrigger:
+		return s.ddl("ALTER TRIGGER", func() (Result, error) { return e.renameTrigger(b) })
 	case *sql.AlterRules:
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterRules(b) })
 	case *sql.CreateTrigger:

@@ -65,7 +65,7 @@ func blockCatalogKind(b sql.Bound) bool {
 	case *sql.AlterTable, *sql.Drop, *sql.CreateIndex, *sql.AlterSequence, *sql.DropSequence,
 		*sql.CreateFunction, *sql.DropFunction, *sql.CreateEnum, *sql.CreateComposite, *sql.AlterEnum,
 		*sql.DropType, *sql.CreateSchema, *sql.DropSchema, *sql.Comment, *sql.Grant, *sql.GrantSchema,
-		*sql.CreateTrigger, *sql.DropTrigger, *sql.CreateExtension, *sql.MoveRelation, *sql.SeqPersistence, *sql.RelSetTablespace:
+		*sql.CreateTrigger, *sql.DropTrigger, *sql.CreateExtension, *sql.MoveRelation, *sql.RenameIndex, *sql.SeqPersistence, *sql.RelSetTablespace:
 		return true
 	case *sql.CreateServer, *sql.DropSink:
 		// A server is a record of the driver (foreign_server.go).
@@ -77,7 +77,7 @@ func blockCatalogKind(b sql.Bound) bool {
 	case *sql.CreateRole, *sql.AlterRole, *sql.DropRole, *sql.GrantRole, *sql.AlterTypeOwner, *sql.AlterDefaultPrivileges, *sql.GrantDatabase, *sql.GrantType,
 		*sql.CreatePolicy, *sql.AlterPolicy, *sql.DropPolicy, *sql.AlterRowSecurity,
 		*sql.CreateDomain, *sql.AlterDomain, *sql.DropDomain,
-		*sql.CreateRule, *sql.DropRule, *sql.RenameRule, *sql.AlterRules, *sql.AlterTriggers,
+		*sql.CreateRule, *sql.DropRule, *sql.RenameRule, *sql.AlterRules, *sql.AlterTriggers, *sql.RenameTrigger,
 		*sql.AttachPartition, *sql.DetachPartition, *sql.AlterPartition, *sql.AlterInherit,
 		*sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics, *sql.AlterStatisticsOwner,
 		*sql.CreateCollation, *sql.DropCollation, *sql.AlterCollation,

@@ -29,6 +29,7 @@ type objectCats struct {
 	evts     map[*evtTrigger]evtTrigger
 	exts     map[*installedExt]installedExt
 	viewIdx  map[*matIndex]matIndex
+	tableIdx map[*namedIndex]indexName
 	named    map[*namedView]namedView
 	metas    map[*viewMeta]viewCatalog
 	// subViews are the views the subscriptions follow by name, which a
@@ -94,6 +95,7 @@ func (e *Engine) takeObjects() objectCats {
 	for _, ix := range e.matIndexes {
 		o.viewIdx[ix] = *ix
 	}
+	o.tableIdx = e.takeIndexNames()
 	o.metas = make(map[*viewMeta]viewCatalog, len(e.views))
 	for _, v := range e.views {
 		m := v.meta()
@@ -121,6 +123,7 @@ func (o *objectCats) restore() {
 	for r, c := range o.rules {
 		*r = c
 	}
+	restoreIndexNames(o.tableIdx)
 	for p, c := range o.parts {
 		*p = c
 	}

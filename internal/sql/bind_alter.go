@@ -57,6 +57,9 @@ type AlterTable struct {
 	Warnings     []string
 	ReplicaIndex string
 	Persistence  bool
+	// Tag is the command tag when not ALTER TABLE's (ALTER INDEX of a
+	// table).
+	Tag string
 	// Rewrite is why PostgreSQL would rewrite the table's rows for the
 	// statement (Rewrite… bits, alter_rewrite.go), 0 when it would not.
 	Rewrite int
@@ -519,8 +522,14 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 	if rs.RenameType == pg_query.ObjectType_OBJECT_RULE {
 		return b.bindRenameRule(rs)
 	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_TRIGGER {
+		return b.bindRenameTrigger(rs)
+	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_TABCONSTRAINT {
 		return b.bindRenameConstraint(rs)
+	}
+	if bi, ok, err := b.bindRenameIndex(rs); ok || err != nil {
+		return bi, err
 	}
 	if br, ok, err := b.bindRenameRelation(rs); ok || err != nil {
 		return br, err

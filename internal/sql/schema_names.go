@@ -323,6 +323,14 @@ func (b *binder) textRelationKey(text string) (string, error) {
 	}
 	nr, ok := b.cat.(NameResolver)
 	if !ok || nr.Qualifier() == nil {
+		// A view's statement, bound where it is read, names another
+		// schema's relation by its key.
+		if parts, err := expr.RelationParts(text); err == nil && len(parts) == 2 && !systemSchema(parts[0]) && parts[0] != "public" {
+			k := parts[0] + "." + parts[1]
+			if _, ok := b.relationKind(k); ok {
+				return k, nil
+			}
+		}
 		return expr.RelationName(text)
 	}
 	parts, err := expr.RelationParts(text)

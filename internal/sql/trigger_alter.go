@@ -91,3 +91,18 @@ func RewriteTrigger(text, table string, rename map[string]string) (string, error
 	}
 	return strings.TrimSpace(out), nil
 }
+
+// RenamedTrigger returns a CREATE TRIGGER statement with the trigger
+// named name.
+func RenamedTrigger(text, name string) (string, error) {
+	tree, ct, err := triggerStmt(text)
+	if err != nil {
+		return "", err
+	}
+	ct.Trigname = name
+	out, err := pg_query.Deparse(tree)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(out), nil
+}
