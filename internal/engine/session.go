@@ -51,6 +51,10 @@ type Session struct {
 	plCursors []CursorSource
 	e         *Engine
 	block     bool // BEGIN was issued
+	// withFigures, set by EXPLAIN ANALYZE of a statement with
+	// data-modifying WITH items, collects its parts' figures
+	// (explain_with.go).
+	withFigures *withFigures
 	// fresh are the tables the transaction block created or truncated,
 	// with the savepoints open then, for COPY … FREEZE (copy_freeze.go).
 	fresh map[string][]uint64
