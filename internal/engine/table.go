@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/intmap"
@@ -420,10 +421,25 @@ func failingRow(row value.Row) string {
 		if v.IsNull() {
 			parts[i] = "null"
 		} else {
-			parts[i] = string(value.AppendText(nil, v))
+			parts[i] = clipField(string(value.AppendText(nil, v)))
 		}
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// clipField cuts a value's text longer than 64 bytes after its last
+// whole character within them and adds "...", as PostgreSQL's
+// ExecBuildSlotValueDescription does.
+func clipField(s string) string {
+	const max = 64
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }
 
 // conflict returns the unique index and existing row id that row would
