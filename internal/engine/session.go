@@ -599,13 +599,16 @@ func (s *Session) inFailedTx(b sql.Bound) ([]Result, error) {
 }
 
 // execBound executes a bound statement under the lock accessOf asked for.
-func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
+func (s *Session) execBound(b sql.Bound, rec *recorder) (_ Result, err error) {
 	e := s.e
 	s.startClock(rec)
 	s.ddlText = rec.text // the statement event triggers see (event_trigger.go)
 	outermost := s.stmt == nil
 	s.stmt, s.rec = b, rec
 	defer func() {
+		if err != nil {
+			err = s.visibleFailingRow(err, b)
+		}
 		s.stmt, s.rec = nil, nil
 		if outermost && !s.block && len(s.portals) > 0 {
 			s.releasePortals()
