@@ -7,6 +7,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/explainfmt"
+	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -85,8 +86,10 @@ func (e *Engine) explainWith(w *sql.WithModify, format string) (Result, error) {
 			}
 			l = resultLines(r)
 			n = linesNode(l)
-		default:
+		case *sql.Insert, *sql.Merge:
 			l, n = e.changePlan(d)
+		default:
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of this statement with data-modifying WITH items is not supported")
 		}
 		lines, nodes = append(lines, l), append(nodes, n)
 	}
