@@ -110,6 +110,9 @@ func (e *Engine) execCopy(c *sql.Copy) (Result, error) {
 	}
 	for i, col := range t.cols {
 		st.Columns[i] = source.Column{Name: col.Name, Type: col.Type}
+		if d := t.def.Cols[i].Domain; d != nil && !f.events {
+			st.Columns[i].Check = d.Check
+		}
 	}
 	if f.events {
 		s, err := t.deltaSchema()

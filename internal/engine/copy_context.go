@@ -13,14 +13,15 @@ import (
 // (`COPY t, line 3: "3	x"`), but for a unique or exclusion violation,
 // which PostgreSQL finds when it flushes its buffered rows, and names
 // by the line alone, unless BEFORE row triggers make it insert row by
-// row. A domain's check names the line alone.
+// row. A domain's check of a value read from the line names the column
+// and the field (copyfmt); one of a value the line does not hold (a
+// default, a trigger's) names the line alone.
 func copyRowError(err error, name string, b *source.Batch, i int, tf *trigFire) error {
 	text := b.LineText(i)
 	if c := pgerr.Code(err); (c == "23505" || c == "23P01") && !tf.beforeInsertRow() {
 		text = ""
 	} else if pe, ok := err.(*pgerr.Error); ok && strings.HasPrefix(pe.Message, "value for domain ") {
-		// PostgreSQL checks a domain as it reads the field, and names
-		// the column and the field's text; the column is not known here.
+		// Not a field's value: the decoder checked those as it read them.
 		text = ""
 	}
 	return source.At(err, name, b.Lines[i], text)

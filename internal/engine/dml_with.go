@@ -49,6 +49,8 @@ type modifying struct {
 
 func (s *Session) execWithModify(w *sql.WithModify) (Result, error) {
 	e := s.e
+	fig := s.withFigures // taken once: a statement the parts run is not the one explained
+	s.withFigures = nil
 	return e.autocommit(func() (Result, error) {
 		m := &modifying{w: w, mark: len(e.tx.log), state: make([]int8, len(w.Items))}
 		m.src = &exec.Returning{Source: asOf{e: e, mark: m.mark}, Rows: make([][]value.Row, len(w.Items))}
@@ -64,7 +66,11 @@ func (s *Session) execWithModify(w *sql.WithModify) (Result, error) {
 		var res Result
 		var err error
 		if sel, ok := w.Main.(*sql.Select); ok {
-			res, err = execSelect(sel.Plan, e.queryBudget(m.src))
+			var src exec.Source = e.queryBudget(m.src)
+			if fig != nil {
+				src = exec.NewProfile(src, fig.prof)
+			}
+			res, err = execSelect(sel.Plan, src)
 		} else {
 			res, err = e.execModify(w.Main)
 		}
@@ -75,6 +81,9 @@ func (s *Session) execWithModify(w *sql.WithModify) (Result, error) {
 			if err := m.run(e, i); err != nil {
 				return Result{}, err
 			}
+		}
+		if fig != nil {
+			fig.items = m.src.Rows
 		}
 		return res, nil
 	})

@@ -27,6 +27,8 @@ func (e *Engine) explain(x *sql.Explain) (Result, error) {
 		return explainQuery(x.Query, x.Format), nil
 	}
 	switch x.DML.(type) {
+	case *sql.WithModify:
+		return e.explainWith(x.DML.(*sql.WithModify), x.Format)
 	case *sql.Insert, *sql.Merge:
 		return e.explainChange(x.DML, x.Format), nil
 	case nil:

@@ -43,16 +43,18 @@ func (s *Session) explainAnalyze(x *sql.ExplainAnalyze, rec *recorder) (Result, 
 	if c, ok := x.DML.(*sql.CreateView); ok {
 		return s.explainAnalyzeMatView(x, c, rec, start)
 	}
+	if w, ok := x.DML.(*sql.WithModify); ok {
+		return s.explainAnalyzeWith(x, w, rec, start)
+	}
 	if x.DML != nil {
 		res, err := s.execBound(x.DML, rec)
 		if err != nil {
 			return Result{}, err
 		}
 		took := time.Since(start)
-		n := int64(0)
-		if f := strings.Fields(res.Tag); len(f) > 0 {
-			fmt.Sscan(f[len(f)-1], &n)
-		}
+		// The node's rows are those it returned, as PostgreSQL counts
+		// them: RETURNING's, none without it.
+		n := int64(len(res.Rows))
 		verb := strings.ToUpper(res.Tag[:1]) + strings.ToLower(strings.Fields(res.Tag)[0][1:])
 		if x.Format != "text" {
 			node := &explainfmt.Node{Type: "ModifyTable", Props: []explainfmt.Prop{explainfmt.Str("Operation", verb), explainfmt.Str("Relation Name", x.Table)}}

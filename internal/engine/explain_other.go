@@ -60,6 +60,15 @@ func (e *Engine) explainInsert(ins *sql.Insert) []string {
 
 // explainChange is EXPLAIN INSERT and EXPLAIN MERGE in format.
 func (e *Engine) explainChange(b sql.Bound, format string) Result {
+	lines, node := e.changePlan(b)
+	if format == "text" {
+		return queryPlan(lines)
+	}
+	return structured(format, node, nil)
+}
+
+// changePlan is an INSERT's or MERGE's plan, as text lines and as a node.
+func (e *Engine) changePlan(b sql.Bound) ([]string, *explainfmt.Node) {
 	var lines []string
 	var src plan.Node
 	node := &explainfmt.Node{Type: "ModifyTable"}
@@ -76,11 +85,8 @@ func (e *Engine) explainChange(b sql.Bound, format string) Result {
 		node.Props = append(node.Props, explainfmt.Str("Operation", "Merge"), explainfmt.Str("Relation Name", d.Table),
 			explainfmt.Strs("Materialized Views", e.readersOf(d.Table)))
 	}
-	if format == "text" {
-		return queryPlan(lines)
-	}
 	node.Plans = []*explainfmt.Node{profileNode(src, nil, false, false)}
-	return structured(format, node, nil)
+	return lines, node
 }
 
 func (e *Engine) explainMerge(m *sql.Merge) []string {

@@ -57,6 +57,10 @@ type Session struct {
 	plCursors []CursorSource
 	e         *Engine
 	block     bool // BEGIN was issued
+	// withFigures, set by EXPLAIN ANALYZE of a statement with
+	// data-modifying WITH items, collects its parts' figures
+	// (explain_with.go).
+	withFigures *withFigures
 	// fresh are the tables the transaction block created or truncated,
 	// with the savepoints open then, for COPY … FREEZE (copy_freeze.go).
 	fresh map[string][]uint64
@@ -601,13 +605,16 @@ func (s *Session) inFailedTx(b sql.Bound) ([]Result, error) {
 }
 
 // execBound executes a bound statement under the lock accessOf asked for.
-func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
+func (s *Session) execBound(b sql.Bound, rec *recorder) (_ Result, err error) {
 	e := s.e
 	s.startClock(rec)
 	s.ddlText = rec.text // the statement event triggers see (event_trigger.go)
 	outermost := s.stmt == nil
 	s.stmt, s.rec = b, rec
 	defer func() {
+		if err != nil {
+			err = s.visibleFailingRow(err, b)
+		}
 		s.stmt, s.rec = nil, nil
 		if outermost && !s.block && len(s.portals) > 0 {
 			s.releasePortals()

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/intmap"
@@ -361,9 +362,8 @@ func (t *table) checkRowAs(old, row value.Row, rel string, cols []sql.ColumnDef,
 	}
 	for i := range cols { // by index: a column's definition is not copied
 		if c := &cols[i]; c.NotNull && row[i].IsNull() {
-			e := &pgerr.Error{Code: pgerr.NotNullViolation,
-				Message: fmt.Sprintf("null value in column %q of relation %q violates not-null constraint", c.Name, unqualified(rel)),
-				Detail:  "Failing row contains " + failingRow(row) + "."}
+			e := withFailingRow(&pgerr.Error{Code: pgerr.NotNullViolation,
+				Message: fmt.Sprintf("null value in column %q of relation %q violates not-null constraint", c.Name, unqualified(rel))}, row)
 			relationFields(e, rel)
 			e.Column = c.Name
 			return e
@@ -392,9 +392,8 @@ func (t *table) checkRowAs(old, row value.Row, rel string, cols []sql.ColumnDef,
 		}
 	}
 	if failed != nil {
-		e := &pgerr.Error{Code: pgerr.CheckViolation,
-			Message: fmt.Sprintf("new row for relation %q violates check constraint %q", unqualified(rel), t.bare(failed.Name)),
-			Detail:  "Failing row contains " + failingRow(row) + "."}
+		e := withFailingRow(&pgerr.Error{Code: pgerr.CheckViolation,
+			Message: fmt.Sprintf("new row for relation %q violates check constraint %q", unqualified(rel), t.bare(failed.Name))}, row)
 		relationFields(e, rel)
 		e.Constraint = t.bare(failed.Name)
 		return e
@@ -415,15 +414,44 @@ func uncollate(row value.Row) {
 }
 
 func failingRow(row value.Row) string {
+	return "(" + strings.Join(failingValues(row), ", ") + ")"
+}
+
+// failingValues are the texts of row's values as a DETAIL shows them.
+func failingValues(row value.Row) []string {
 	parts := make([]string, len(row))
 	for i, v := range row {
 		if v.IsNull() {
 			parts[i] = "null"
 		} else {
-			parts[i] = string(value.AppendText(nil, v))
+			parts[i] = clipField(string(value.AppendText(nil, v)))
 		}
 	}
-	return "(" + strings.Join(parts, ", ") + ")"
+	return parts
+}
+
+// withFailingRow gives e the DETAIL naming row, a row of the relation e
+// names, which the statement cuts down to what its role may read
+// (failing_row.go).
+func withFailingRow(e *pgerr.Error, row value.Row) *pgerr.Error {
+	e.FailingRow = failingValues(row)
+	e.Detail = "Failing row contains (" + strings.Join(e.FailingRow, ", ") + ")."
+	return e
+}
+
+// clipField cuts a value's text longer than 64 bytes after its last
+// whole character within them and adds "...", as PostgreSQL's
+// ExecBuildSlotValueDescription does.
+func clipField(s string) string {
+	const max = 64
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }
 
 // conflict returns the unique index and existing row id that row would

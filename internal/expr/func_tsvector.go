@@ -209,9 +209,18 @@ func init() {
 		return value.NewArray(textA, es), nil
 	})
 	strict("array_to_tsvector", kinds(textA), tsvT, func(a []value.Value) (value.Value, error) {
-		ws, err := tsWords(a[0], false)
-		if err != nil {
-			return value.Null, err
+		// Each element in turn, as PostgreSQL checks them: a NULL, then
+		// an empty string.
+		es := a[0].Elems()
+		ws := make([]string, len(es))
+		for i, e := range es {
+			switch {
+			case e.IsNull():
+				return value.Null, pgerr.New("22004", "lexeme array may not contain nulls")
+			case textOf(e) == "":
+				return value.Null, pgerr.New("2200F", "lexeme array may not contain empty strings")
+			}
+			ws[i] = textOf(e)
 		}
 		return tsVector(tsearch.FromWords(ws)), nil
 	})

@@ -61,6 +61,20 @@ func init() {
 	})
 	strict("div", kinds(value.Numeric, value.Numeric), value.NumericType, func(a []value.Value) (value.Value, error) {
 		x, y := a[0].Decimal(), a[1].Decimal()
+		// The special values as PostgreSQL's numeric_div_trunc takes
+		// them: NaN first, then an infinite dividend (NaN over an
+		// infinite divisor, the signs' infinity over a finite one), then
+		// a finite dividend over an infinite divisor, 0.
+		switch {
+		case x.Form == apd.NaN || y.Form == apd.NaN:
+			return value.NewNumeric(&apd.Decimal{Form: apd.NaN}), nil
+		case x.Form == apd.Infinite && y.Form == apd.Infinite:
+			return value.NewNumeric(&apd.Decimal{Form: apd.NaN}), nil
+		case x.Form == apd.Infinite && !y.IsZero():
+			return value.NewNumeric(&apd.Decimal{Form: apd.Infinite, Negative: x.Negative != y.Negative}), nil
+		case y.Form == apd.Infinite:
+			return value.NewNumeric(&apd.Decimal{}), nil
+		}
 		if y.IsZero() {
 			return value.Null, pgerr.New(pgerr.DivisionByZero, "division by zero")
 		}

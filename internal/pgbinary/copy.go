@@ -110,8 +110,13 @@ func ReadCopy(data []byte, types []value.Type, names []string, table string, emi
 			}
 			v, err := DecodeParam(data[:size:size], 1, t, i+1)
 			if err != nil {
-				return pgerr.New(pgerr.InvalidBinaryRep, "incorrect binary data format").
-					WithContext(fmt.Sprintf("COPY %s, line %d, column %s", table, line, columnName(names, i)))
+				// A field too short for its type is the receive function's
+				// 08P01; any other bad field PostgreSQL's COPY reports alike.
+				pe := pgerr.New(pgerr.InvalidBinaryRep, "incorrect binary data format")
+				if pgerr.Code(err) == pgerr.ProtocolViolation {
+					pe = pgerr.Wrap(err)
+				}
+				return pe.WithContext(fmt.Sprintf("COPY %s, line %d, column %s", table, line, columnName(names, i)))
 			}
 			row[i] = v
 			data = data[size:]

@@ -384,70 +384,82 @@ func DecodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 	bad := func() (value.Value, error) {
 		return value.Null, pgerr.New(pgerr.InvalidBinaryRep, "incorrect binary data format in bind parameter %d", n)
 	}
+	// width is the error of a value of a fixed-width type that is not w
+	// bytes long: PostgreSQL's receive function reads w bytes, failing
+	// with 08P01 when there are fewer, and the bytes left over are 22P03.
+	width := func(w int) (value.Value, error) {
+		switch {
+		case len(b) >= w:
+			return bad()
+		case w == 1:
+			return value.Null, pgerr.New(pgerr.ProtocolViolation, "no data left in message")
+		}
+		return value.Null, pgerr.New(pgerr.ProtocolViolation, "insufficient data left in message")
+	}
 	switch t.Kind {
 	case value.Bool:
 		if len(b) != 1 {
-			return bad()
+			return width(1)
 		}
 		return value.NewBool(b[0] != 0), nil
 	case value.Int2:
 		if len(b) != 2 {
-			return bad()
+			return width(2)
 		}
 		return value.NewInt(value.Int2, int64(int16(binary.BigEndian.Uint16(b)))), nil
 	case value.Int4:
 		if len(b) != 4 {
-			return bad()
+			return width(4)
 		}
 		return value.NewInt(value.Int4, int64(int32(binary.BigEndian.Uint32(b)))), nil
 	case value.Int8:
 		if len(b) != 8 {
-			return bad()
+			return width(8)
 		}
 		return value.NewInt(value.Int8, int64(binary.BigEndian.Uint64(b))), nil
 	case value.Money:
 		if len(b) != 8 {
-			return bad()
+			return width(8)
 		}
 		return value.NewMoney(int64(binary.BigEndian.Uint64(b))), nil
 	case value.InternalChar:
 		if len(b) != 1 {
-			return bad()
+			return width(1)
 		}
 		return value.NewInternalChar(b[0]), nil
 	case value.PgLSN:
 		if len(b) != 8 {
-			return bad()
+			return width(8)
 		}
 		return value.NewPgLSN(binary.BigEndian.Uint64(b)), nil
 	case value.Xid8:
 		if len(b) != 8 {
-			return bad()
+			return width(8)
 		}
 		return value.NewXid8(binary.BigEndian.Uint64(b)), nil
 	case value.Oid:
 		if len(b) != 4 {
-			return bad()
+			return width(4)
 		}
 		return value.NewOid(binary.BigEndian.Uint32(b)), nil
 	case value.Float4:
 		if len(b) != 4 {
-			return bad()
+			return width(4)
 		}
 		return value.NewFloat(value.Float4, float64(math.Float32frombits(binary.BigEndian.Uint32(b)))), nil
 	case value.Float8:
 		if len(b) != 8 {
-			return bad()
+			return width(8)
 		}
 		return value.NewFloat(value.Float8, math.Float64frombits(binary.BigEndian.Uint64(b))), nil
 	case value.Date:
 		if len(b) != 4 {
-			return bad()
+			return width(4)
 		}
 		return value.NewDate(int64(int32(binary.BigEndian.Uint32(b)))), nil
 	case value.Timestamp, value.TimestampTZ:
 		if len(b) != 8 {
-			return bad()
+			return width(8)
 		}
 		return value.NewTimestamp(t.Kind, int64(binary.BigEndian.Uint64(b))), nil
 	case value.Time, value.TimeTZ, value.Interval:

@@ -102,6 +102,10 @@ type Error struct {
 	// error raised while it reports another (a notice that does not
 	// convert to the client's encoding).
 	NoContext bool
+	// FailingRow are the texts of the values a DETAIL "Failing row
+	// contains (…)." shows, by column of Table, for the statement to
+	// show only those its role may read, as PostgreSQL does.
+	FailingRow []string
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -22,6 +22,10 @@ import (
 type Column struct {
 	Name string
 	Type value.Type
+	// Check, when not nil, is the column's domain's check, which a
+	// decoder of rows applies to each value it reads, NULL included, as
+	// PostgreSQL's input function of a domain does.
+	Check func(value.Value) error
 }
 
 // Table describes the table a decoder's changes are for.

@@ -393,8 +393,11 @@ func (b *binder) bindExplainPlan(e *pg_query.ExplainStmt, opts ExplainOptions) (
 	format := opts.Format
 	q := e.Query
 	var err error
-	if err := b.explainModifying(q); err != nil {
-		return nil, err
+	if w, ok, err := b.explainModifying(q); ok {
+		if err != nil {
+			return nil, err
+		}
+		return &Explain{DML: w, Format: format}, nil
 	}
 	if ct := q.GetCreateTableAsStmt(); ct != nil && ct.Objtype == pg_query.ObjectType_OBJECT_MATVIEW {
 		v, err := b.bindCreateTableAs(ct)

@@ -33,8 +33,13 @@ func (b *binder) bindExplainAnalyze(e *pg_query.ExplainStmt, opts ExplainOptions
 	start := time.Now()
 	out := &ExplainAnalyze{Timing: opts.Timing, Summary: opts.Summary, Format: opts.Format}
 	q := e.Query
-	if err := b.explainModifying(q); err != nil {
-		return nil, err
+	if w, ok, err := b.explainModifying(q); ok {
+		// Its parts run; each says the rows it returned.
+		if err != nil {
+			return nil, err
+		}
+		out.DML, out.Planning = w, time.Since(start)
+		return out, nil
 	}
 	if q.GetRefreshMatViewStmt() != nil {
 		return &Explain{Utility: true, Format: opts.Format}, nil // nothing runs, as in PostgreSQL

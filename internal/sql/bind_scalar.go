@@ -528,17 +528,13 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 			// columns once per partition, which decorrelation leads
 			// with the outer values; one that reads the row's own
 			// columns for each row (lag, lead, nth_value), as
-			// PostgreSQL does. ntile reads its count from the
-			// partition's first row, which ties leave unsettled, and a
-			// volatile count would change under maintenance.
+			// PostgreSQL does, and ntile from the partition's first
+			// row where it is not NULL. A volatile count would change
+			// under maintenance.
 			own := len(expr.Columns(e)) > 0
-			if !b.forView || !e.Volatile() && (!own || name != "ntile") {
+			if !b.forView || !e.Volatile() {
 				fn.NExpr, fn.NPerRow = e, own // evaluated per row ad hoc
 				return nil
-			}
-			if !e.Volatile() {
-				return b.refuse(nodeLoc(n, f.Location), "the argument of ntile must not read the rows' columns in a view").
-					WithHint("ad-hoc queries accept it; PostgreSQL reads it from the first row of each partition, which peers leave unsettled")
 			}
 			return b.refuse(nodeLoc(n, f.Location), "the argument of %s must be a constant here", name).
 				WithHint("ad-hoc queries accept it; in a view, use a constant")

@@ -202,14 +202,16 @@ func (b *binder) bindModifyingCTE(c *pg_query.CommonTableExpr, scope map[string]
 	return nil
 }
 
-// explainModifying refuses EXPLAIN of a statement with data-modifying
-// WITH items, which would explain several statements at once.
-func (b *binder) explainModifying(q *pg_query.Node) error {
+// explainModifying binds the statement EXPLAIN explains when it has
+// data-modifying WITH items: a WithModify, whose parts are explained
+// together, each item as an InitPlan of the main statement, as in
+// PostgreSQL. ok is false for any other statement.
+func (b *binder) explainModifying(q *pg_query.Node) (w Bound, ok bool, err error) {
 	if !Modifies(&Stmt{Node: q}) {
-		return nil
+		return nil, false, nil
 	}
-	return b.refuse(b.keyword("with", 0), "EXPLAIN of a statement with data-modifying WITH items is not supported").
-		WithHint("explain the main statement and each item apart")
+	w, err = b.bindStmt(q)
+	return w, true, err
 }
 
 // Modifies reports whether s is a SELECT, INSERT, UPDATE, DELETE or MERGE with

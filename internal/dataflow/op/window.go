@@ -521,7 +521,7 @@ func (w *Window) recompute(pt *winPart) error {
 		pt.from, pt.to = lo, i
 		return nil
 	case plan.WinPercentRank, plan.WinCumeDist, plan.WinNtile:
-		if n != pt.n0 {
+		if n != pt.n0 || f.NPerRow { // ntile's count read from a row: any row may set it
 			lo, hi = 0, n
 		} else {
 			lo, hi = w.groupStart(t, lo), w.groupEnd(t, max(hi, lo+1)-1)
@@ -656,15 +656,43 @@ func (w *Window) distribution(pt *winPart, lo, hi int) error {
 			pt.nvs = append(pt.nvs, value.NewFloat(value.Float8, float64(end)/float64(n)))
 		}
 	default:
+		k, null, from := f.N, f.NullN, 0
+		if f.NPerRow {
+			var err error
+			if k, null, from, err = w.ntileCount(t); err != nil {
+				return err
+			}
+		}
 		for i := lo; i < hi; i++ {
 			nv := value.Null
-			if !f.NullN {
-				nv = value.NewInt(value.Int4, ntileBucket(int64(i), int64(n), f.N))
+			if !null && i >= from {
+				nv = value.NewInt(value.Int4, ntileBucket(int64(i-from), int64(n), k))
 			}
 			pt.nvs = append(pt.nvs, nv)
 		}
 	}
 	return nil
+}
+
+// ntileCount is ntile's count read from the rows' columns, as
+// PostgreSQL reads it: from the partition's first row where it is not
+// NULL, which is the first row of the first bucket (the rows before it
+// are NULL); null when every row's is NULL.
+func (w *Window) ntileCount(t *winTree) (k int64, null bool, from int, err error) {
+	var r winReader
+	for i := range t.len() {
+		v, err := w.fn.NExpr.Eval(t.at(&r, i).row)
+		switch {
+		case err != nil:
+			return 0, false, 0, err
+		case v.IsNull():
+			continue
+		case v.Int() <= 0:
+			return 0, false, 0, pgerr.New("22014", "argument of ntile must be greater than zero")
+		}
+		return v.Int(), false, i, nil
+	}
+	return 0, true, 0, nil
 }
 
 // ntileBucket is the bucket of row i of n in ntile(b), PostgreSQL's: b
@@ -1054,6 +1082,10 @@ func (w *Window) Info() dataflow.Info {
 	case f.Kind == plan.WinRowNumber || f.Kind == plan.WinRank || f.Kind == plan.WinDenseRank:
 		info.Cost = "the rows from the change on, until the results agree again" + move
 		info.Unbounded = "ranking: a row entering or leaving at the head of a partition changes the result of every later row of it"
+		return info
+	case f.Kind == plan.WinNtile && f.NPerRow:
+		info.Cost = "every row of the partition of a change" + move
+		info.Unbounded = "a count read from the partition's first row: a change may change the result of every row of its partition"
 		return info
 	case f.Kind == plan.WinPercentRank || f.Kind == plan.WinCumeDist || f.Kind == plan.WinNtile:
 		info.Cost = "the whole partition when its size changes, else the changed rows and their peers" + move

@@ -217,30 +217,13 @@ func (d *Decoder) fill(row value.Row, rec []byte) error {
 	}
 	for i, ci := range d.o.Cols {
 		f := d.forced(fields[i], ci)
-		if f.null {
-			row[ci] = value.Null
-			continue
-		}
-		typ := cols[ci].Type
-		str := typ.Kind.IsString() || typ.Kind == value.Unknown
-		var s string
-		if str {
-			if v, ok := d.cached(ci, f.b); ok {
-				row[ci] = v
-				continue
+		if err := d.field(row, ci, f); err != nil {
+			col := fmt.Sprintf(", column %s: %q", cols[ci].Name, string(f.b))
+			if f.null {
+				col = fmt.Sprintf(", column %s: null input", cols[ci].Name)
 			}
-			s = string(f.b)
-		} else {
-			s = unsafeString(f.b) // the parsed value keeps nothing of it
+			return source.At(err, d.t.Name, d.line, col)
 		}
-		v, err := value.ParseStyled(s, typ, d.o.Style, d.o.Zone)
-		if err != nil {
-			return source.At(err, d.t.Name, d.line, fmt.Sprintf(", column %s: %q", cols[ci].Name, string(f.b)))
-		}
-		if str {
-			d.remember(ci, s, v)
-		}
-		row[ci] = v
 	}
 	for i, in := range d.inData {
 		if in {
@@ -256,6 +239,47 @@ func (d *Decoder) fill(row value.Row, rec []byte) error {
 		}
 	}
 	return nil
+}
+
+// field reads f into row's column ci, and checks it against the
+// column's domain.
+func (d *Decoder) field(row value.Row, ci int, f field) error {
+	col := &d.t.Columns[ci]
+	v, err := d.parse(ci, f)
+	if err != nil {
+		return err
+	}
+	row[ci] = v
+	if col.Check != nil {
+		return col.Check(v)
+	}
+	return nil
+}
+
+// parse reads field f of column ci.
+func (d *Decoder) parse(ci int, f field) (value.Value, error) {
+	if f.null {
+		return value.Null, nil
+	}
+	typ := d.t.Columns[ci].Type
+	str := typ.Kind.IsString() || typ.Kind == value.Unknown
+	var s string
+	if str {
+		if v, ok := d.cached(ci, f.b); ok {
+			return v, nil
+		}
+		s = string(f.b)
+	} else {
+		s = unsafeString(f.b) // the parsed value keeps nothing of it
+	}
+	v, err := value.ParseStyled(s, typ, d.o.Style, d.o.Zone)
+	if err != nil {
+		return value.Null, err
+	}
+	if str {
+		d.remember(ci, s, v)
+	}
+	return v, nil
 }
 
 // forced applies FORCE_NOT_NULL and FORCE_NULL to field f of column ci,
