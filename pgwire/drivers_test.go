@@ -69,24 +69,7 @@ ok
 // driver, when a JDK and Debian's libpostgresql-jdbc-java are there. Under
 // CI=true both must be (.ci/run installs them).
 func TestJDBC(t *testing.T) {
-	const jar = "/usr/share/java/postgresql.jar"
-	skip := func(why string) {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(why + " (default-jdk-headless, libpostgresql-jdbc-java): .ci/run installs them")
-		}
-		t.Skip(why)
-	}
-	java, err := exec.LookPath("java")
-	if err != nil {
-		skip("no JDK: the JDBC client is not run")
-	}
-	if _, err := os.Stat(jar); err != nil {
-		skip("no JDBC driver at " + jar + ": the JDBC client is not run")
-	}
-	addr := startServer(t, deltaview.Open())
-	host, port, _ := net.SplitHostPort(addr)
-	url := "jdbc:postgresql://" + host + ":" + port + "/deltaview?sslmode=disable"
-	got := runClient(t, java, "-cp", jar, filepath.Join("testdata", "drivers", "JdbcClient.java"), url)
+	got := runJDBC(t, "JdbcClient.java")
 	want := `server PostgreSQL 15
 columns id:int4 s:text n:numeric
 row 1 r1 1.25
@@ -98,5 +81,70 @@ ok
 `
 	if strings.TrimSpace(got) != strings.TrimSpace(want) {
 		t.Errorf("JDBC client printed\n%s\nwant\n%s", got, want)
+	}
+}
+
+// jdbcJar is Debian's PostgreSQL JDBC driver.
+const jdbcJar = "/usr/share/java/postgresql.jar"
+
+// runJDBC runs the JDBC client testdata/drivers/name against a new server
+// and returns what it printed, when a JDK and the driver are there (under
+// CI=true both must be: .ci/run installs them).
+func runJDBC(t *testing.T, name string) string {
+	t.Helper()
+	skip := func(why string) {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(why + " (default-jdk-headless, libpostgresql-jdbc-java): .ci/run installs them")
+		}
+		t.Skip(why)
+	}
+	java, err := exec.LookPath("java")
+	if err != nil {
+		skip("no JDK: the JDBC client is not run")
+	}
+	if _, err := os.Stat(jdbcJar); err != nil {
+		skip("no JDBC driver at " + jdbcJar + ": the JDBC client is not run")
+	}
+	addr := startServer(t, deltaview.Open())
+	host, port, _ := net.SplitHostPort(addr)
+	url := "jdbc:postgresql://" + host + ":" + port + "/deltaview?sslmode=disable"
+	return runClient(t, java, "-cp", jdbcJar, filepath.Join("testdata", "drivers", name), url)
+}
+
+// TestJDBCMetadata runs testdata/drivers/JdbcMetadata.java: the want is
+// what it prints against PostgreSQL 15. ResultSetMetaData names the table
+// of a column taken from one (and so whether it is nullable or serial),
+// {? = call f(?)} sends the result's OUT parameter declared void, which
+// the call's arguments leave out.
+func TestJDBCMetadata(t *testing.T) {
+	got := runJDBC(t, "JdbcMetadata.java")
+	want := `meta a name=a table=jm auto=true nullable=0
+meta bee name=bee table=jm auto=false nullable=0
+meta c name=c table=jm auto=false nullable=1
+meta e name=e table= auto=false nullable=2
+meta a name=a table=jmv auto=false nullable=1
+meta b name=b table=jmv auto=false nullable=1
+meta b name=b table=jm auto=false nullable=0
+call jmf 42
+call upper ABC
+call jmp 12
+procedures jmp 2
+functions jmf 1
+columns jmf returnValue 4 int4 0
+columns jmf x 1 int4 1
+columns jmp x 1 int4 1
+columns jmp y 2 int4 2
+privileges jm deltaview DELETE YES
+privileges jm deltaview INSERT YES
+privileges jm deltaview REFERENCES YES
+privileges jm deltaview SELECT YES
+privileges jm deltaview TRIGGER YES
+privileges jm deltaview TRUNCATE YES
+privileges jm deltaview UPDATE YES
+schemas pg_catalog
+schemas public
+`
+	if got != want {
+		t.Errorf("JDBC client printed\n%s\nwant (PostgreSQL's)\n%s", got, want)
 	}
 }
