@@ -601,6 +601,13 @@ func columnNames(cols []plan.Column) []*pg_query.Node {
 }
 
 func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
+	for _, fn := range rf.Functions {
+		if items := fn.GetList().GetItems(); len(items) > 0 && items[0].GetFuncCall() != nil {
+			if err := b.builtinOutOfSchema(&scope{}, items[0].GetFuncCall()); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
 	rf, err := b.crosstabQueries(rf)
 	if err != nil {
 		return nil, nil, err
