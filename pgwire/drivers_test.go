@@ -65,6 +65,30 @@ ok
 	}
 }
 
+// TestPsycopgTypeInfo runs testdata/drivers/psycopg_typeinfo.py: the
+// want is what it prints against PostgreSQL 15.
+func TestPsycopgTypeInfo(t *testing.T) {
+	py := pythonWithPsycopg()
+	if py == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no python3 with psycopg (Debian's python3-psycopg): .ci/run installs it")
+		}
+		t.Skip("no python3 with psycopg")
+	}
+	addr := startServer(t, deltaview.Open())
+	got := runClient(t, py, filepath.Join("testdata", "drivers", "psycopg_typeinfo.py"), connString(addr))
+	want := `type int4 ('int4', True)
+type ti_c[] ('_ti_c', False)
+type nosuch None
+enum ti_e ['a', 'b']
+composite ti_c ['x', 'y'] 2
+(<Ti_E.b: 2>, [<Ti_E.a: 1>, <Ti_E.b: 2>], ti_c(x=1, y='a'))
+`
+	if got != want {
+		t.Errorf("psycopg client printed\n%s\nwant (PostgreSQL's)\n%s", got, want)
+	}
+}
+
 // TestJDBC runs testdata/drivers/JdbcClient.java with the PostgreSQL JDBC
 // driver, when a JDK and Debian's libpostgresql-jdbc-java are there. Under
 // CI=true both must be (.ci/run installs them).
