@@ -527,7 +527,8 @@ func rowDescription(cols []plan.Column, formats []int16) *pgproto3.RowDescriptio
 	fs := make([]pgproto3.FieldDescription, len(cols))
 	for i, col := range cols {
 		fs[i] = pgproto3.FieldDescription{Name: []byte(col.Name), DataTypeOID: pgbinary.TypeOID(col.Type),
-			DataTypeSize: pgbinary.TypeSize(col.Type), TypeModifier: pgbinary.TypeModifier(col.Type), Format: formatOf(formats, i)}
+			DataTypeSize: pgbinary.TypeSize(col.Type), TypeModifier: pgbinary.TypeModifier(col.Type), Format: formatOf(formats, i),
+			TableOID: col.TableOID, TableAttributeNumber: uint16(col.AttNum)}
 	}
 	return &pgproto3.RowDescription{Fields: fs}
 }

@@ -21,6 +21,13 @@ func (c *conn) declareParams(st *sql.Stmt, oids []uint32) error {
 		if oid == 0 || oid == oidUnknown {
 			continue
 		}
+		if oid == oidVoid {
+			if st.Void == nil {
+				st.Void = make([]bool, len(oids))
+			}
+			st.Void[i] = true
+			continue
+		}
 		if t, ok := pgbinary.OIDType(oid); ok {
 			if st.DeclaredTypes == nil {
 				st.DeclaredTypes = make([]value.Type, len(oids))
@@ -51,3 +58,7 @@ func (c *conn) declareParams(st *sql.Stmt, oids []uint32) error {
 
 // oidUnknown is the type unknown's oid, which declares no type.
 const oidUnknown = 705
+
+// oidVoid is the type void's oid, which declares an OUT parameter of a
+// call (sql.Stmt.Void).
+const oidVoid = 2278

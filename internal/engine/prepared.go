@@ -161,13 +161,13 @@ func (s *Session) CurrentColumns(p *Prepared) ([]plan.Column, bool, error) {
 func resultColumns(b sql.Bound) ([]plan.Column, bool) {
 	switch b := b.(type) {
 	case *sql.Select:
-		return b.Plan.Columns(), true
+		return withOrigins(b.Plan.Columns(), b.Origins), true
 	case *sql.Insert:
-		return b.RetCols, len(b.Returning) > 0
+		return withOrigins(b.RetCols, b.RetOrigins), len(b.Returning) > 0
 	case *sql.Update:
-		return b.RetCols, len(b.Returning) > 0
+		return withOrigins(b.RetCols, b.RetOrigins), len(b.Returning) > 0
 	case *sql.Delete:
-		return b.RetCols, len(b.Returning) > 0
+		return withOrigins(b.RetCols, b.RetOrigins), len(b.Returning) > 0
 	case *sql.WithModify:
 		return resultColumns(b.Main)
 	case *sql.Call:

@@ -631,20 +631,25 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (_ Result, err error) {
 			bud.Deadline, bud.Late = s.deadline, errStatementTimeout
 		}
 		bud.Interrupts = s
-		if e.callsRoutine(rec) {
-			return e.autocommit(func() (Result, error) { return execSelect(b.Plan, bud) })
+		run := func() (Result, error) {
+			res, err := execSelect(b.Plan, bud)
+			res.Columns = withOrigins(res.Columns, b.Origins)
+			return res, err
 		}
-		return execSelect(b.Plan, bud)
+		if e.callsRoutine(rec) {
+			return e.autocommit(run)
+		}
+		return run()
 	case *sql.Do:
 		return s.execDo(b, rec)
 	case *sql.Call:
 		return s.execCall(b)
 	case *sql.Insert:
-		return e.autocommit(func() (Result, error) { return e.execInsert(b) })
+		return withResultOrigins(b.RetOrigins, func() (Result, error) { return e.autocommit(func() (Result, error) { return e.execInsert(b) }) })
 	case *sql.Update:
-		return e.autocommit(func() (Result, error) { return e.execUpdate(b) })
+		return withResultOrigins(b.RetOrigins, func() (Result, error) { return e.autocommit(func() (Result, error) { return e.execUpdate(b) }) })
 	case *sql.Delete:
-		return e.autocommit(func() (Result, error) { return e.execDelete(b) })
+		return withResultOrigins(b.RetOrigins, func() (Result, error) { return e.autocommit(func() (Result, error) { return e.execDelete(b) }) })
 	case *sql.Merge:
 		return e.autocommit(func() (Result, error) { return e.execMerge(b) })
 	case *sql.WithModify:

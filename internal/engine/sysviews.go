@@ -162,7 +162,7 @@ type SchemaInfo struct {
 func (s *Session) Schemas() []SchemaInfo {
 	s.e.mu.RLock()
 	defer s.e.mu.RUnlock()
-	out := []SchemaInfo{{"public", SuperuserName}}
+	out := []SchemaInfo{{"public", s.e.schemaOwner("public")}} // pg_database_owner
 	for _, n := range sortedKeys(s.e.schemas) {
 		out = append(out, SchemaInfo{n, s.e.schemas[n].owner})
 	}

@@ -21,6 +21,12 @@ type Column struct {
 	// for none and for the columns of other nodes, whose values carry
 	// their collation themselves.
 	Coll uint8
+	// TableOID and AttNum are, on a statement's result columns, the
+	// table column the column is taken from straight, which
+	// RowDescription names (sql.Origin); zero for any other column, and
+	// on the columns of plan nodes.
+	TableOID uint32
+	AttNum   int16
 }
 
 // Node is a logical plan node. Nodes are immutable.

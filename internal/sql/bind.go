@@ -128,6 +128,12 @@ type binder struct {
 	// unregOut marks the columns of the query bindSelect bound last whose
 	// records have fields PostgreSQL cannot select (unregisteredColumn).
 	unregOut []bool
+	// originOut are the table columns the columns of the query
+	// bindSelect bound last are taken from (bind_column_origin.go).
+	originOut []Origin
+	// targetOrigins are the origins of the select lists bindTargets
+	// bound, by their first item, by output column.
+	targetOrigins map[*pg_query.Node][]Origin
 	// tableDef is set while a table's definition is bound (CREATE and
 	// ALTER TABLE), whose expressions may not call SQL functions.
 	tableDef bool
@@ -153,6 +159,9 @@ type cte struct {
 	// unreg marks the query's columns whose records have fields PostgreSQL
 	// cannot select (binder.unregOut); nil for a recursive query.
 	unreg []bool
+	// origins are the table columns its columns are taken from
+	// (binder.originOut).
+	origins []Origin
 }
 
 // Bind resolves a parsed statement against cat.
@@ -220,7 +229,7 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &Select{Plan: p, Lock: *b.lock}, nil
+			return &Select{Plan: p, Lock: *b.lock, Origins: b.originOut}, nil
 		})
 	case n.GetCreateStmt() != nil:
 		return b.bindCreateTable(n.GetCreateStmt())

@@ -444,6 +444,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	if e, err := b.outerAggregate(as.input, f); e != nil || err != nil {
 		return e, err
 	}
+	if err := b.builtinOutOfSchema(as.input, f); err != nil {
+		return nil, err
+	}
 	name := opName(f.Funcname)
 	if perValue, finish, ok := expr.JSONAggFuncs(name); ok {
 		return b.bindJSONAgg(f, name, perValue, finish)

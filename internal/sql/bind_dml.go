@@ -195,6 +195,7 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, retScope, nil, ins.ReturningList); err != nil {
 		return nil, err
 	}
+	out.RetOrigins = b.originsOf(ins.ReturningList)
 	retSys.markRouted(out.Returning, b.leafTarget())
 	if auto != nil {
 		return b.autoInsert(out, in, insertGiven(ins, in, out.Source), auto, rel)
@@ -574,6 +575,7 @@ func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias 
 		if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, retScope, fromCols, up.ReturningList); err != nil {
 			return nil, err
 		}
+		out.RetOrigins = b.originsOf(up.ReturningList)
 		return out, nil
 	}
 	var fromCols []scopeCol
@@ -604,6 +606,7 @@ func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias 
 	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, retScope, fromCols, up.ReturningList); err != nil {
 		return nil, err
 	}
+	out.RetOrigins = b.originsOf(up.ReturningList)
 	return out, nil
 }
 
@@ -678,6 +681,7 @@ func (b *binder) bindDeleteOne(del *pg_query.DeleteStmt) (*Delete, error) {
 		if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, retScope, usingCols, del.ReturningList); err != nil {
 			return nil, err
 		}
+		out.RetOrigins = b.originsOf(del.ReturningList)
 		return out, nil
 	}
 	var usingCols []scopeCol
@@ -705,6 +709,7 @@ func (b *binder) bindDeleteOne(del *pg_query.DeleteStmt) (*Delete, error) {
 	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, retScope, usingCols, del.ReturningList); err != nil {
 		return nil, err
 	}
+	out.RetOrigins = b.originsOf(del.ReturningList)
 	return out, nil
 }
 

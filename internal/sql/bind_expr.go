@@ -1254,6 +1254,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if e, ok, err := b.bindUserCall(s, f); ok {
 		return e, err
 	}
+	if err := b.builtinOutOfSchema(s, f); err != nil {
+		return nil, err
+	}
 	if err := b.procedureCalled(s, f); err != nil {
 		return nil, err
 	}

@@ -271,7 +271,11 @@ func mergeUsing(in plan.Node, kind plan.JoinKind, lsc, rsc *scope, pairs []using
 		star = append(star, len(exprs))
 		exprs = append(exprs, merged)
 		outCols = append(outCols, plan.Column{Name: u.name, Type: u.t})
-		sc.cols = append(sc.cols, scopeCol{name: u.name, typ: u.t, rel: like.rel, relCol: like.relCol, pgName: like.refName()})
+		var src Origin
+		if _, ok := merged.(*expr.Col); ok {
+			src = like.source() // a FULL JOIN's or a coerced column is none
+		}
+		sc.cols = append(sc.cols, scopeCol{name: u.name, typ: u.t, rel: like.rel, relCol: like.relCol, pgName: like.refName(), src: src})
 	}
 	for _, i := range joinScope(lsc, rsc).starCols() {
 		if !isUsing[i] {

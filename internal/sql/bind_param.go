@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -37,6 +39,7 @@ func BindPrepared(cat Catalog, s *Stmt) (Bound, Params, error) {
 		return bd, nil, err
 	}
 	var ps Params
+	dropVoidParams(n, s)
 	rewriteQuantified(cat, s.SQL, n)
 	markUserAggregates(cat, n)
 	b := &binder{cat: cat, stmt: s, params: &ps, stmtClock: stmtClockFor(cat, n)}
@@ -94,6 +97,9 @@ func (b *binder) declareParams(names []*pg_query.Node, types []value.Type) error
 			if i < len(types) && types[i].Kind != value.Unknown {
 				t = types[i]
 			}
+			if i < len(b.stmt.Void) && b.stmt.Void[i] {
+				t = value.TextType // void's input takes any text (dropVoidParams)
+			}
 			*b.params = append(*b.params, &expr.ParamSlot{N: i + 1, T: t})
 			continue
 		}
@@ -120,4 +126,25 @@ func (b *binder) declareParams(names []*pg_query.Node, types []value.Type) error
 		*b.params = append(*b.params, &expr.ParamSlot{N: i + 1, T: t, Domain: d})
 	}
 	return nil
+}
+
+// dropVoidParams leaves out of each function call's arguments the
+// parameters s declares void, as PostgreSQL's parser does for JDBC, which
+// sends {? = call f(?)} as SELECT * FROM f($1, $2) AS result with $1, the
+// result's OUT parameter, declared void. An ordered-set aggregate's
+// arguments keep theirs, as PostgreSQL's do.
+func dropVoidParams(n *pg_query.Node, s *Stmt) {
+	if !slices.Contains(s.Void, true) {
+		return
+	}
+	walkNodes(n.ProtoReflect(), func(n *pg_query.Node) {
+		f := n.GetFuncCall()
+		if f == nil || f.AggWithinGroup {
+			return
+		}
+		f.Args = slices.DeleteFunc(f.Args, func(a *pg_query.Node) bool {
+			p := a.GetParamRef()
+			return p != nil && p.Number >= 1 && int(p.Number) <= len(s.Void) && s.Void[p.Number-1]
+		})
+	})
 }

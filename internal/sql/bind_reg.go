@@ -54,6 +54,15 @@ func (b *binder) regCast(e expr.Expr, k value.Kind, c *pg_query.TypeCast) (expr.
 		return nil, b.refuse(c.TypeName.Location, "a cast to %s reads the system catalog and cannot be maintained in a materialized view", k).
 			WithHint("cast to oid, or compare names")
 	}
+	if p := untypedParam(e); p != nil {
+		// $1::regtype: the parameter is the name, read as text (and
+		// named in the catalog when the statement runs; PostgreSQL's
+		// parameter is of the reg* type, which its input names).
+		var err error
+		if e, err = expr.Coerce(e, value.TextType, true); err != nil {
+			return nil, err
+		}
+	}
 	from := e.Type().Kind
 	in := regIn(sc, k, from)
 	if in == nil {

@@ -40,6 +40,7 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	case len(sel.ValuesLists) > 0 && valuesOrderedByExpr(sel):
 		return b.bindSimpleSelect(orderedValuesAsSelect(sel))
 	case len(sel.ValuesLists) > 0:
+		b.originOut = nil
 		if p, err = b.bindValues(sel.ValuesLists); err == nil {
 			b.unregOut = make([]bool, len(p.Columns()))
 			for i := range b.unregOut {
@@ -54,9 +55,9 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	}
 	// ORDER BY and LIMIT over a set operation or VALUES see only the output
 	// columns.
-	unreg := b.unregOut
+	unreg, origins := b.unregOut, b.originOut
 	p, err = b.bindOrderLimit(sel, p, newScope("", p.Columns()), nil)
-	b.unregOut = unreg
+	b.unregOut, b.originOut = unreg, origins
 	return p, err
 }
 
@@ -88,7 +89,7 @@ func (b *binder) pushWith(w *pg_query.WithClause) error {
 		if p, err = b.renameColumns(p, c.Aliascolnames, c.Ctename, c.Location); err != nil {
 			return err
 		}
-		scope[c.Ctename] = &cte{plan: p, unreg: b.unregOut}
+		scope[c.Ctename] = &cte{plan: p, unreg: b.unregOut, origins: b.originOut}
 	}
 	return nil
 }
@@ -141,6 +142,7 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 		return nil, err
 	}
 	b.unregOut = unreg
+	b.originOut = nil // a set operation's columns are none of its operands'
 	lc, rc := l.Columns(), r.Columns()
 	loc := b.keyword(strings.ToLower(word), 0)
 	if len(lc) != len(rc) {
@@ -411,6 +413,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 		sc := newScope(alias, p.Columns())
 		sc.deriveCollations(p)
 		sc.markUnregistered(sub.unregOut)
+		sc.markSources(sub.originOut)
 		return p, sc, nil
 	case n.GetRangeFunction() != nil:
 		if sub, ok, err := b.userFunctionFrom(n.GetRangeFunction(), lat); ok {
@@ -462,6 +465,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	seq := false
 	sysFrom := 0 // the first system column, when there are
 	var cteUnreg []bool
+	var cteOrigins []Origin
 	origin, nOrigin := "", 0 // the table the columns come from (RefLog)
 	if c, ok := b.lookupCTE(rv.Relname); ok && rv.Schemaname == "" {
 		if c.refuse != nil {
@@ -474,7 +478,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			}
 			c.rec.loc = rv.Location
 		}
-		p, cteUnreg = c.plan, c.unreg
+		p, cteUnreg, cteOrigins = c.plan, c.unreg, c.origins
 	} else {
 		rel, ok := b.lookupRelation(rv.Relname)
 		if !ok {
@@ -584,6 +588,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	}
 	sc.deriveCollations(p)
 	sc.markUnregistered(cteUnreg)
+	sc.markSources(cteOrigins)
 	return p, sc, nil
 }
 
@@ -596,6 +601,13 @@ func columnNames(cols []plan.Column) []*pg_query.Node {
 }
 
 func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
+	for _, fn := range rf.Functions {
+		if items := fn.GetList().GetItems(); len(items) > 0 && items[0].GetFuncCall() != nil {
+			if err := b.builtinOutOfSchema(&scope{}, items[0].GetFuncCall()); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
 	rf, err := b.crosstabQueries(rf)
 	if err != nil {
 		return nil, nil, err
@@ -763,8 +775,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		p = &plan.Distinct{Input: p}
 	}
 	unreg := b.unregisteredOutputs(sel, sc, exprs)
+	origins := b.originsOf(sel.TargetList)
 	p, err = b.bindOrderLimit(sel, p, sc, exprs)
-	b.unregOut = unreg
+	b.unregOut, b.originOut = unreg, origins
 	return p, err
 }
 
@@ -835,6 +848,15 @@ func isOutputRef(n *pg_query.Node, width int) bool {
 func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, []plan.Column, error) {
 	var exprs []expr.Expr
 	var cols []plan.Column
+	var origins []Origin
+	defer func() {
+		if len(targets) > 0 {
+			if b.targetOrigins == nil {
+				b.targetOrigins = map[*pg_query.Node][]Origin{}
+			}
+			b.targetOrigins[targets[0]] = origins
+		}
+	}()
 	for i, t := range targets {
 		rt := t.GetResTarget()
 		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
@@ -865,6 +887,7 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 				c := sc.cols[i]
 				exprs = append(exprs, &expr.Col{Idx: i, T: c.typ, Name: c.name})
 				cols = append(cols, plan.Column{Name: c.name, Type: c.typ})
+				origins = append(origins, c.source())
 				n++
 			}
 			if qual != "" && n == 0 {
@@ -874,6 +897,7 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 		}
 		if fs, fcols, ok, err := b.bindRecordStar(sc, rt.Val); ok || err != nil {
 			exprs, cols = append(exprs, fs...), append(cols, fcols...)
+			origins = append(origins, make([]Origin, len(fcols))...)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -903,6 +927,7 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 		}
 		exprs = append(exprs, e)
 		cols = append(cols, plan.Column{Name: name, Type: e.Type()})
+		origins = append(origins, b.targetOrigin(sc, rt.Val, e))
 	}
 	return exprs, cols, nil
 }

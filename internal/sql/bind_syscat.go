@@ -60,6 +60,9 @@ func (b *binder) bindSystemRelation(rv *pg_query.RangeVar, rel *Relation) (plan.
 		return nil, nil, err
 	}
 	sc := rowScope(alias, relRowType(rel), p.Columns())
+	for i := range rel.Cols {
+		sc.cols[i].src = Origin{Rel: rel.Name, Col: i}
+	}
 	if sys {
 		b.markSystemColumns(sc, len(rel.Cols))
 	}

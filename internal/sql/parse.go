@@ -36,6 +36,10 @@ type Stmt struct {
 	// declared by oid, as resolved; Kind Unknown where it declared none
 	// (oid 0), and the type is deduced from the parameter's uses.
 	DeclaredTypes []value.Type
+	// Void marks the parameters the Parse message declared void: the
+	// OUT parameters JDBC sends for {? = call f(?)} and {call p(?)},
+	// which a function call's arguments leave out (dropVoidParams).
+	Void []bool
 	// Assign is set for a PL/pgSQL assignment to an element, a slice or
 	// a field of a variable (a[i] := v): Node is SELECT v, Assign the
 	// target as UPDATE's SET writes it, and the variable's value is

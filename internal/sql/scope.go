@@ -67,6 +67,9 @@ type scopeCol struct {
 	// its position there; "" for any other source (RefLog).
 	origin    string
 	originCol int
+	// src is, for a subquery's or a WITH query's column, the table
+	// column it is taken from, if any (Origin).
+	src Origin
 	// coll is the ICU collation of a table's column (plan.Column.Coll),
 	// which a reference applies with implicit strength; 0 for none.
 	coll uint8

@@ -249,6 +249,9 @@ type Select struct {
 	Plan plan.Node
 	// Lock is what its FOR UPDATE / FOR SHARE clauses ask for.
 	Lock Locking
+	// Origins are, by output column, the table columns they are taken
+	// from straight, which a client is told of (bind_column_origin.go).
+	Origins []Origin
 }
 
 // Assign is one SET column = expr of UPDATE or ON CONFLICT DO UPDATE.
@@ -298,6 +301,8 @@ type Insert struct {
 	// RetSystem is set when RETURNING reads the system columns.
 	RetSystem *ReturnSystem
 	RetCols   []plan.Column
+	// RetOrigins are the table columns RetCols are taken from (Origin).
+	RetOrigins []Origin
 	// RetPlan is set when the RETURNING list holds a subquery: see
 	// Update.RetPlan.
 	RetPlan plan.Node
@@ -333,6 +338,8 @@ type Update struct {
 	Where     expr.Expr
 	Returning []expr.Expr
 	RetCols   []plan.Column
+	// RetOrigins are the table columns RetCols are taken from (Origin).
+	RetOrigins []Origin
 	// RetSystem is set when RETURNING reads the system columns.
 	RetSystem *ReturnSystem
 	// Rows is set when the SET list or WHERE holds a subquery, and then
@@ -376,6 +383,8 @@ type Delete struct {
 	Where     expr.Expr
 	Returning []expr.Expr
 	RetCols   []plan.Column
+	// RetOrigins are the table columns RetCols are taken from (Origin).
+	RetOrigins []Origin
 	// RetSystem is set when RETURNING reads the system columns.
 	RetSystem *ReturnSystem
 	// Rows and RetPlan are Update's: Rows' rows are the row id, the row
