@@ -95,6 +95,9 @@ func collationSQL(c *sql.UserCollation) string {
 	} else {
 		opts = fmt.Sprintf("provider = libc, locale = %s", quoteLit(c.Locale))
 	}
+	if c.Nondeterministic {
+		opts += ", deterministic = false"
+	}
 	if c.Version != "" {
 		opts += ", version = " + quoteLit(c.Version)
 	}
@@ -212,6 +215,7 @@ func (s *Session) createCollation(c *sql.CreateCollation) (Result, error) {
 			return Result{}, pgerr.New("42P17", "collation \"default\" cannot be copied")
 		}
 		uc.Provider, uc.Locale, uc.Version, uc.Encoding = from.Provider, from.Locale, from.Version, from.Encoding
+		uc.Nondeterministic = from.Nondeterministic
 	} else {
 		uc.Provider = 'c'
 		if c.Provider == "icu" {
@@ -238,8 +242,7 @@ func (s *Session) createCollation(c *sql.CreateCollation) (Result, error) {
 			if uc.Provider == 'c' {
 				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "nondeterministic collations not supported with this provider")
 			}
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "nondeterministic collations are not supported").
-				WithHint("strings compare by their bytes or by a deterministic ICU collation here; compare lower(x) for case-insensitive equality")
+			uc.Nondeterministic = true
 		}
 		if uc.Provider == 'i' {
 			uc.Version = icuVersion(uc.Locale)
@@ -250,7 +253,7 @@ func (s *Session) createCollation(c *sql.CreateCollation) (Result, error) {
 	}
 	switch {
 	case uc.Provider == 'i':
-		coll := value.UserCollation(name, uc.Locale)
+		coll := value.UserCollation(name, uc.Locale, !uc.Nondeterministic)
 		if coll == nil {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ICU locale %q is not supported", uc.Locale).
 				WithHint("the ICU locales supported are those of the -x-icu collations pg_collation lists")
@@ -439,7 +442,7 @@ func (s *Session) alterCollation(a *sql.AlterCollation) (Result, error) {
 			return Result{}, pgerr.New(pgerr.DuplicateObject, "collation %q for encoding \"UTF8\" already exists in schema %q", next.Name, next.Schema)
 		}
 		if next.Provider == 'i' {
-			next.ID = value.UserCollation(next.Name, next.Locale).ID
+			next.ID = value.UserCollation(next.Name, next.Locale, !next.Nondeterministic).ID
 		}
 		if err := e.storeCollation(key, nil); err != nil {
 			return Result{}, err
@@ -482,7 +485,7 @@ func (e *Engine) pgCollationUser(r *catRows) {
 			coll = c.Locale
 		}
 		r.add("oid", c.OID, "collname", c.Name, "collnamespace", schemaOID(c.Schema), "collowner", e.roleOID(c.Owner),
-			"collprovider", string(rune(c.Provider)), "collisdeterministic", true, "collencoding", c.Encoding, "collcollate", coll, "collctype", coll,
+			"collprovider", string(rune(c.Provider)), "collisdeterministic", !c.Nondeterministic, "collencoding", c.Encoding, "collcollate", coll, "collctype", coll,
 			"colliculocale", icu, "collversion", version)
 	}
 }

@@ -83,13 +83,34 @@ func matchOperands(row value.Row, e, pattern, escape Expr) (s, pat, esc string, 
 	if sv.IsNull() || pv.IsNull() {
 		return "", "", "", true, nil
 	}
+	if sv.Nondeterministic() || pv.Nondeterministic() {
+		return "", "", "", false, errNondeterministic
+	}
 	return rawText(sv), rawText(pv), esc, false, nil
+}
+
+// errNondeterministic is a pattern match under a nondeterministic
+// collation, which PostgreSQL refuses too; the caller names the match
+// (nondeterministicFor).
+var errNondeterministic = pgerr.New(pgerr.FeatureNotSupported, "nondeterministic collations are not supported for pattern matching")
+
+// nondeterministicFor names the match what in err when it is
+// errNondeterministic, as PostgreSQL's message does.
+func nondeterministicFor(err error, what string) error {
+	if err == errNondeterministic {
+		return pgerr.New(pgerr.FeatureNotSupported, "nondeterministic collations are not supported for %s", what)
+	}
+	return err
 }
 
 func (l *Like) Eval(row value.Row) (value.Value, error) {
 	s, pat, esc, null, err := matchOperands(row, l.E, l.Pattern, l.Escape)
 	if err != nil || null {
-		return value.Null, err
+		what := "LIKE"
+		if l.ILike {
+			what = "ILIKE"
+		}
+		return value.Null, nondeterministicFor(err, what)
 	}
 	m := l.m.Load()
 	if m == nil || m.pattern != pat || m.escape != esc {

@@ -28,6 +28,8 @@ type UserCollation struct {
 	Encoding int32
 	// ID is the value.Collation a string under it carries (0: byte-wise).
 	ID uint8
+	// Nondeterministic is pg_collation.collisdeterministic's negation.
+	Nondeterministic bool
 }
 
 // CollationCatalog is a Catalog that knows the user collations: by the
