@@ -101,6 +101,8 @@ func collationSQL(c *sql.UserCollation) string {
 	if c.Version != "" {
 		opts += ", version = " + quoteLit(c.Version)
 	}
+	// Its oid, which a rename keeps while the name it hashes changes.
+	opts += fmt.Sprintf(", oid = %d", c.OID)
 	return fmt.Sprintf("CREATE COLLATION %s (%s)", c.QualifiedName(), opts)
 }
 
@@ -186,6 +188,9 @@ func byteWiseLocale(l string) bool {
 func (s *Session) createCollation(c *sql.CreateCollation) (Result, error) {
 	e := s.e
 	res := Result{Tag: "CREATE COLLATION"}
+	if c.OIDErr != nil && !s.restoring {
+		return Result{}, c.OIDErr
+	}
 	schema, name := "", c.Names[len(c.Names)-1]
 	switch len(c.Names) {
 	case 1:
@@ -272,6 +277,9 @@ func (s *Session) createCollation(c *sql.CreateCollation) (Result, error) {
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "collation %q already exists", name)
 	}
 	uc.OID = objectOID("collation", key)
+	if c.OID != 0 {
+		uc.OID = c.OID
+	}
 	if err := e.storeCollation("", uc); err != nil {
 		return Result{}, err
 	}
@@ -469,6 +477,18 @@ func (e *Engine) collationsOwnedBy(role string) []string {
 	for _, key := range sortedKeys(e.colls) {
 		if c := e.colls[key]; c.Owner == role {
 			out = append(out, "owner of collation "+c.Name)
+		}
+	}
+	return out
+}
+
+// collationNamesOwnedBy lists, qualified, the collations one of roles
+// owns, for REASSIGN OWNED and DROP OWNED.
+func (e *Engine) collationNamesOwnedBy(roles []string) []string {
+	var out []string
+	for _, key := range sortedKeys(e.colls) {
+		if c := e.colls[key]; slices.Contains(roles, c.Owner) {
+			out = append(out, sql.QuoteIdent(c.Schema)+"."+sql.QuoteIdent(c.Name))
 		}
 	}
 	return out

@@ -74,7 +74,11 @@ func (b *binder) indexElemOpts(m string, ie *pg_query.IndexElem, t value.Type, c
 				return "", 0, b.refuse(loc, "nondeterministic collation %s in a unique index is not supported", uc.QualifiedName())
 			}
 			if uc.Name != colColl {
-				out.WriteString(" COLLATE " + uc.QualifiedName())
+				name := expr.QuoteIdent(uc.Name)
+				if uc.Schema != "public" {
+					name = expr.QuoteIdent(uc.Schema) + "." + name
+				}
+				out.WriteString(" COLLATE " + name)
 			}
 		} else if err := b.checkCollation(names, loc); err != nil {
 			return "", 0, err
