@@ -95,9 +95,14 @@ func collationSQL(c *sql.UserCollation) string {
 	} else {
 		opts = fmt.Sprintf("provider = libc, locale = %s", quoteLit(c.Locale))
 	}
+	if c.Nondeterministic {
+		opts += ", deterministic = false"
+	}
 	if c.Version != "" {
 		opts += ", version = " + quoteLit(c.Version)
 	}
+	// Its oid, which a rename keeps while the name it hashes changes.
+	opts += fmt.Sprintf(", oid = %d", c.OID)
 	return fmt.Sprintf("CREATE COLLATION %s (%s)", c.QualifiedName(), opts)
 }
 
@@ -183,6 +188,9 @@ func byteWiseLocale(l string) bool {
 func (s *Session) createCollation(c *sql.CreateCollation) (Result, error) {
 	e := s.e
 	res := Result{Tag: "CREATE COLLATION"}
+	if c.OIDErr != nil && !s.restoring {
+		return Result{}, c.OIDErr
+	}
 	schema, name := "", c.Names[len(c.Names)-1]
 	switch len(c.Names) {
 	case 1:
@@ -212,6 +220,7 @@ func (s *Session) createCollation(c *sql.CreateCollation) (Result, error) {
 			return Result{}, pgerr.New("42P17", "collation \"default\" cannot be copied")
 		}
 		uc.Provider, uc.Locale, uc.Version, uc.Encoding = from.Provider, from.Locale, from.Version, from.Encoding
+		uc.Nondeterministic = from.Nondeterministic
 	} else {
 		uc.Provider = 'c'
 		if c.Provider == "icu" {
@@ -238,8 +247,7 @@ func (s *Session) createCollation(c *sql.CreateCollation) (Result, error) {
 			if uc.Provider == 'c' {
 				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "nondeterministic collations not supported with this provider")
 			}
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "nondeterministic collations are not supported").
-				WithHint("strings compare by their bytes or by a deterministic ICU collation here; compare lower(x) for case-insensitive equality")
+			uc.Nondeterministic = true
 		}
 		if uc.Provider == 'i' {
 			uc.Version = icuVersion(uc.Locale)
@@ -250,7 +258,7 @@ func (s *Session) createCollation(c *sql.CreateCollation) (Result, error) {
 	}
 	switch {
 	case uc.Provider == 'i':
-		coll := value.UserCollation(name, uc.Locale)
+		coll := value.UserCollation(name, uc.Locale, !uc.Nondeterministic)
 		if coll == nil {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ICU locale %q is not supported", uc.Locale).
 				WithHint("the ICU locales supported are those of the -x-icu collations pg_collation lists")
@@ -269,6 +277,9 @@ func (s *Session) createCollation(c *sql.CreateCollation) (Result, error) {
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "collation %q already exists", name)
 	}
 	uc.OID = objectOID("collation", key)
+	if c.OID != 0 {
+		uc.OID = c.OID
+	}
 	if err := e.storeCollation("", uc); err != nil {
 		return Result{}, err
 	}
@@ -439,7 +450,7 @@ func (s *Session) alterCollation(a *sql.AlterCollation) (Result, error) {
 			return Result{}, pgerr.New(pgerr.DuplicateObject, "collation %q for encoding \"UTF8\" already exists in schema %q", next.Name, next.Schema)
 		}
 		if next.Provider == 'i' {
-			next.ID = value.UserCollation(next.Name, next.Locale).ID
+			next.ID = value.UserCollation(next.Name, next.Locale, !next.Nondeterministic).ID
 		}
 		if err := e.storeCollation(key, nil); err != nil {
 			return Result{}, err
@@ -471,6 +482,18 @@ func (e *Engine) collationsOwnedBy(role string) []string {
 	return out
 }
 
+// collationNamesOwnedBy lists, qualified, the collations one of roles
+// owns, for REASSIGN OWNED and DROP OWNED.
+func (e *Engine) collationNamesOwnedBy(roles []string) []string {
+	var out []string
+	for _, key := range sortedKeys(e.colls) {
+		if c := e.colls[key]; slices.Contains(roles, c.Owner) {
+			out = append(out, sql.QuoteIdent(c.Schema)+"."+sql.QuoteIdent(c.Name))
+		}
+	}
+	return out
+}
+
 // pgCollationUser lists the user collations in pg_collation.
 func (e *Engine) pgCollationUser(r *catRows) {
 	for _, key := range slices.Sorted(maps.Keys(e.colls)) {
@@ -482,7 +505,7 @@ func (e *Engine) pgCollationUser(r *catRows) {
 			coll = c.Locale
 		}
 		r.add("oid", c.OID, "collname", c.Name, "collnamespace", schemaOID(c.Schema), "collowner", e.roleOID(c.Owner),
-			"collprovider", string(rune(c.Provider)), "collisdeterministic", true, "collencoding", c.Encoding, "collcollate", coll, "collctype", coll,
+			"collprovider", string(rune(c.Provider)), "collisdeterministic", !c.Nondeterministic, "collencoding", c.Encoding, "collcollate", coll, "collctype", coll,
 			"colliculocale", icu, "collversion", version)
 	}
 }

@@ -221,6 +221,9 @@ func (s *Session) reassignOwnedStmts(r *pg_query.ReassignOwnedStmt) ([]string, e
 	for _, n := range o.types {
 		out = append(out, "ALTER TYPE "+n+" OWNER TO "+q)
 	}
+	for _, n := range s.e.collationNamesOwnedBy(roles) {
+		out = append(out, "ALTER COLLATION "+n+" OWNER TO "+q)
+	}
 	for _, n := range o.schemas {
 		out = append(out, "ALTER SCHEMA "+n+" OWNER TO "+q)
 	}
@@ -313,6 +316,9 @@ func (s *Session) dropOwnedStmts(d *pg_query.DropOwnedStmt) ([]string, error) {
 	}
 	for _, n := range o.types {
 		out = append(out, "DROP TYPE IF EXISTS "+n+cascade)
+	}
+	for _, n := range e.collationNamesOwnedBy(roles) {
+		out = append(out, "DROP COLLATION IF EXISTS "+n+cascade)
 	}
 	for _, n := range o.schemas {
 		out = append(out, "DROP SCHEMA IF EXISTS "+n+cascade)

@@ -21,16 +21,16 @@ func init() {
 	}
 	add("collations", "collation_catalog:sql_identifier,collation_schema:sql_identifier,collation_name:sql_identifier,pad_attribute:character_data",
 		func(o *catalogObjects, r *catRows) {
-			for _, c := range builtinCollations {
-				r.add("collation_catalog", DatabaseName, "collation_schema", "pg_catalog", "collation_name", c, "pad_attribute", "NO PAD")
-			}
+			o.eachCollation(func(schema, name string) {
+				r.add("collation_catalog", DatabaseName, "collation_schema", schema, "collation_name", name, "pad_attribute", "NO PAD")
+			})
 		})
 	add("collation_character_set_applicability", "collation_catalog:sql_identifier,collation_schema:sql_identifier,collation_name:sql_identifier,"+
 		"character_set_catalog:sql_identifier,character_set_schema:sql_identifier,character_set_name:sql_identifier",
 		func(o *catalogObjects, r *catRows) {
-			for _, c := range builtinCollations {
-				r.add("collation_catalog", DatabaseName, "collation_schema", "pg_catalog", "collation_name", c, "character_set_name", "UTF8")
-			}
+			o.eachCollation(func(schema, name string) {
+				r.add("collation_catalog", DatabaseName, "collation_schema", schema, "collation_name", name, "character_set_name", "UTF8")
+			})
 		})
 	add("column_domain_usage", "domain_catalog:sql_identifier,domain_schema:sql_identifier,domain_name:sql_identifier,table_catalog:sql_identifier,"+
 		"table_schema:sql_identifier,table_name:sql_identifier,column_name:sql_identifier", infoColumnDomainUsage)
@@ -60,6 +60,21 @@ func init() {
 		"dependent_column:sql_identifier", infoColumnColumnUsage)
 	add("check_constraint_routine_usage", "constraint_catalog:sql_identifier,constraint_schema:sql_identifier,constraint_name:sql_identifier,"+
 		"specific_catalog:sql_identifier,specific_schema:sql_identifier,specific_name:sql_identifier", infoCheckConstraintRoutineUsage)
+}
+
+// eachCollation calls fn with the schema and name of each collation
+// pg_collation lists: the byte-wise and ICU built-in ones, then the
+// user collations.
+func (o *catalogObjects) eachCollation(fn func(schema, name string)) {
+	for _, c := range builtinCollations {
+		fn("pg_catalog", c)
+	}
+	for _, c := range icuCollations {
+		fn("pg_catalog", c.locale+"-x-icu")
+	}
+	for _, key := range sortedKeys(o.e.colls) {
+		fn(o.e.colls[key].Schema, o.e.colls[key].Name)
+	}
 }
 
 // typesByOID indexes o's types by oid.

@@ -109,6 +109,10 @@ type uniqueIndex struct {
 	kinds   [2]value.Kind       // a pair's columns' kinds, to encode its packed keys (unpack)
 	m       map[string]uint64
 	x       *keyExt // expressions, predicate, NULLS NOT DISTINCT (index_ext.go); nil for none
+	// colls are, per key column, the nondeterministic collation its
+	// values take before their key is encoded, so that strings it holds
+	// equal conflict (0: none); nil when no column has one.
+	colls []uint8
 	// deferrable is a DEFERRABLE key (key_deferrable.go): its keys are
 	// encoded (m), and more holds, by key, the rows beside m's one while
 	// the check waits; initDeferred is INITIALLY DEFERRED.
@@ -132,6 +136,14 @@ type rowRef struct {
 
 func newUniqueIndex(name string, cols []int, primary bool, def *sql.CreateTable) *uniqueIndex {
 	u := &uniqueIndex{name: name, cols: cols, primary: primary}
+	for i, c := range cols {
+		if id := def.Cols[c].ICUCollation(); id != 0 && value.CollationByID(id).Nondeterministic {
+			if u.colls == nil {
+				u.colls = make([]uint8, len(cols))
+			}
+			u.colls[i] = id
+		}
+	}
 	isInt := func(c int) bool {
 		switch def.Cols[c].Type.Kind {
 		case value.Int2, value.Int4, value.Int8:
@@ -193,12 +205,16 @@ func (u *uniqueIndex) key(row value.Row, buf []byte) ([]byte, bool) {
 		// Not packable: the encoded key, which ints holds none of.
 		return value.AppendKey(value.AppendKey(buf, a), b), true
 	}
-	for _, c := range u.cols {
+	for i, c := range u.cols {
 		if row[c].IsNull() {
 			return nil, false
 		}
 		if u.ints != nil {
 			return binary.LittleEndian.AppendUint64(buf, uint64(row[c].Int())), true
+		}
+		if u.colls != nil && u.colls[i] != 0 {
+			buf = value.AppendKey(buf, row[c].Collated(u.colls[i]))
+			continue
 		}
 		buf = value.AppendKey(buf, row[c])
 	}

@@ -83,17 +83,42 @@ func matchOperands(row value.Row, e, pattern, escape Expr) (s, pat, esc string, 
 	if sv.IsNull() || pv.IsNull() {
 		return "", "", "", true, nil
 	}
+	if sv.Nondeterministic() || pv.Nondeterministic() {
+		return "", "", "", false, errNondeterministic
+	}
 	return rawText(sv), rawText(pv), esc, false, nil
+}
+
+// errNondeterministic is a pattern match under a nondeterministic
+// collation, which PostgreSQL refuses too; the caller names the match
+// (nondeterministicFor).
+var errNondeterministic = pgerr.New(pgerr.FeatureNotSupported, "nondeterministic collations are not supported for pattern matching")
+
+// nondeterministicFor names the match what in err when it is
+// errNondeterministic, as PostgreSQL's message does.
+func nondeterministicFor(err error, what string) error {
+	if err == errNondeterministic {
+		return pgerr.New(pgerr.FeatureNotSupported, "nondeterministic collations are not supported for %s", what)
+	}
+	return err
 }
 
 func (l *Like) Eval(row value.Row) (value.Value, error) {
 	s, pat, esc, null, err := matchOperands(row, l.E, l.Pattern, l.Escape)
 	if err != nil || null {
-		return value.Null, err
+		what := "LIKE"
+		if l.ILike {
+			what = "ILIKE"
+		}
+		return value.Null, nondeterministicFor(err, what)
+	}
+	fold := l.fold()
+	if fold == unicodeFold {
+		fold, s, pat = l.lowered(s, pat, esc)
 	}
 	m := l.m.Load()
 	if m == nil || m.pattern != pat || m.escape != esc {
-		if m, err = compileLike(pat, esc, l.fold()); err != nil {
+		if m, err = compileLike(pat, esc, fold); err != nil {
 			return value.Null, err
 		}
 		l.m.Store(m)
@@ -127,6 +152,33 @@ func (l *Like) fold() likeFold {
 		return unicodeFold
 	}
 	return asciiFold
+}
+
+// lowered is ILIKE under an ICU collation as PostgreSQL matches it: the
+// string and the pattern lowered by the collation's locale (Turkish
+// 'I' to 'ı', 'İ' to 'i'; elsewhere 'İ' to "i̇"), then matched as LIKE
+// (noFold). An escape character that lowering changes keeps the
+// rune-by-rune folding (unicodeFold), so that it stays the escape.
+func (l *Like) lowered(s, pat, esc string) (likeFold, string, string) {
+	id := collateID(l.E)
+	if id == 0 {
+		id = collateID(l.Pattern)
+	}
+	ls, ok1 := value.CaseMapped(id, 'l', s)
+	lp, ok2 := value.CaseMapped(id, 'l', pat)
+	le, ok3 := value.CaseMapped(id, 'l', esc)
+	if !ok1 || !ok2 || !ok3 || le != esc {
+		return unicodeFold, s, pat
+	}
+	return noFold, ls, lp
+}
+
+// collateID is the ICU collation e applies, 0 for none.
+func collateID(e Expr) uint8 {
+	if c, ok := e.(*Collate); ok {
+		return c.ID
+	}
+	return 0
 }
 
 // underICU reports whether e's value carries an ICU collation: e applies

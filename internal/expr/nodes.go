@@ -319,7 +319,37 @@ func (f *Func) Eval(row value.Row) (value.Value, error) {
 	if null && f.Def.Strict {
 		return value.Null, nil
 	}
+	if err := refuseNondeterministic(f.Def.Name, args); err != nil {
+		return value.Null, err
+	}
 	return f.Def.Eval(args)
+}
+
+// nondeterministicRefused are the functions that PostgreSQL refuses
+// under a nondeterministic collation, with what its message calls them:
+// they find a string in another, which such a collation leaves
+// undefined.
+var nondeterministicRefused = map[string]string{
+	"strpos": "substring searches", "position": "substring searches", "replace": "substring searches",
+	"split_part": "substring searches", "starts_with": "substring searches", "string_to_array": "substring searches",
+	"string_to_table": "substring searches", "textlike": "LIKE", "textnlike": "LIKE", "texticlike": "ILIKE", "texticnlike": "ILIKE",
+	"regexp_replace": "regular expressions", "regexp_match": "regular expressions", "regexp_matches": "regular expressions",
+	"regexp_like": "regular expressions", "regexp_count": "regular expressions", "regexp_instr": "regular expressions",
+	"regexp_substr": "regular expressions", "regexp_split_to_array": "regular expressions", "regexp_split_to_table": "regular expressions",
+}
+
+// refuseNondeterministic refuses the call of function name over args
+// when PostgreSQL does under a nondeterministic collation (0A000).
+func refuseNondeterministic(name string, args []value.Value) error {
+	for _, a := range args {
+		if a.Nondeterministic() {
+			if what, ok := nondeterministicRefused[name]; ok {
+				return pgerr.New(pgerr.FeatureNotSupported, "nondeterministic collations are not supported for %s", what)
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 func anyVolatile(es []Expr) bool {

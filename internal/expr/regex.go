@@ -62,7 +62,7 @@ func (r *Regex) String() string {
 func (r *Regex) Eval(row value.Row) (value.Value, error) {
 	s, pat, esc, null, err := matchOperands(row, r.E, r.Pattern, r.Escape)
 	if err != nil || null {
-		return value.Null, err
+		return value.Null, nondeterministicFor(err, "regular expressions")
 	}
 	if !r.Similar {
 		flags := ""

@@ -48,8 +48,25 @@ func (b *binder) bindCollationFor(s *scope, f *pg_query.FuncCall) (expr.Expr, er
 		name = c
 	} else if st := collationState(e); st.strength == collImplicit && st.id != 0 {
 		name = st.name // a column's ICU collation
+	} else if c := b.columnCollationName(s, e); c != "" {
+		name = c // a column's byte-wise collation ("C", "POSIX")
 	}
 	return &expr.Const{V: value.NewText(value.Text, quoteIdent(name)), T: value.TextType}, nil
+}
+
+// columnCollationName is the collation a table's column declares when e
+// is a reference of it, "" otherwise or for none.
+func (b *binder) columnCollationName(s *scope, e expr.Expr) string {
+	c, ok := e.(*expr.Col)
+	if !ok || c.Idx >= len(s.cols) || s.cols[c.Idx].origin == "" {
+		return ""
+	}
+	sc := &s.cols[c.Idx]
+	rel, ok := b.cat.Relation(sc.origin)
+	if !ok || rel.Def == nil || sc.originCol < 0 || sc.originCol >= len(rel.Def.Cols) {
+		return ""
+	}
+	return rel.Def.Cols[sc.originCol].CollationName()
 }
 
 // explicitCollation is the collation an explicit COLLATE gives n: its

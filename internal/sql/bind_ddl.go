@@ -579,7 +579,7 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	}
 	ci.Method = method
 	elemOpts := func(el *pg_query.IndexElem, t value.Type, coll string) error {
-		opts, option, err := b.indexElemOpts(method, el, t, coll, loc)
+		opts, option, err := b.indexElemOpts(method, el, t, coll, is.Unique, loc)
 		ci.KeyOpts, ci.KeyOptions = append(ci.KeyOpts, opts), append(ci.KeyOptions, option)
 		return err
 	}

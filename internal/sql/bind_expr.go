@@ -207,7 +207,7 @@ func (b *binder) bindColumnRef(s *scope, c *pg_query.ColumnRef) (expr.Expr, erro
 	if err != nil {
 		return nil, err
 	}
-	return b.columnCollated(s, e, c.Location), nil
+	return b.columnCollated(s, e, c.Location)
 }
 
 func (b *binder) bindColumnRefNode(s *scope, c *pg_query.ColumnRef) (expr.Expr, error) {
@@ -910,6 +910,11 @@ func (b *binder) bindCollate(s *scope, c *pg_query.CollateClause) (expr.Expr, er
 	if uc := b.userCollationOf(names); uc != nil {
 		if k := e.Type().Kind; uc.ID != 0 && k != value.Text && k != value.Varchar && k != value.Char {
 			return nil, b.refuse(c.Location, "collation %s on type %s is not supported", expr.QuoteIdent(uc.Name), e.Type())
+		}
+		if coll := value.CollationByID(uc.ID); coll != nil {
+			if err := b.nondeterministicInView(coll, c.Location); err != nil {
+				return nil, err
+			}
 		}
 		if uc.ID != 0 || carriesCollation(e) || readsColumns(e) {
 			return &expr.Collate{E: e, ID: uc.ID, Name: uc.Name}, nil

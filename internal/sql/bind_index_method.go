@@ -42,9 +42,10 @@ const (
 
 // indexElemOpts checks an index element's collation, operator class and
 // ordering for access method m over an element of type t (of the
-// collation colColl, "" for its type's), and returns what pg_get_indexdef
-// prints after the element and its indoption bits.
-func (b *binder) indexElemOpts(m string, ie *pg_query.IndexElem, t value.Type, colColl string, loc int32) (string, int16, error) {
+// collation colColl, "" for its type's) of a unique index or not, and
+// returns what pg_get_indexdef prints after the element and its
+// indoption bits.
+func (b *binder) indexElemOpts(m string, ie *pg_query.IndexElem, t value.Type, colColl string, unique bool, loc int32) (string, int16, error) {
 	var out strings.Builder
 	if len(ie.Collation) > 0 {
 		names := make([]string, len(ie.Collation))
@@ -64,6 +65,20 @@ func (b *binder) indexElemOpts(m string, ie *pg_query.IndexElem, t value.Type, c
 			// use it); pg_get_indexdef leaves out the column's own.
 			if c.Name != colColl {
 				out.WriteString(" COLLATE " + expr.QuoteIdent(c.Name))
+			}
+		} else if uc := b.userCollationOf(names); uc != nil {
+			// A deterministic user collation, as an ICU one, changes
+			// nothing in the index; a nondeterministic one in a unique
+			// index would make keys conflict that its keys tell apart.
+			if unique && uc.Nondeterministic && uc.Name != colColl {
+				return "", 0, b.refuse(loc, "nondeterministic collation %s in a unique index is not supported", uc.QualifiedName())
+			}
+			if uc.Name != colColl {
+				name := expr.QuoteIdent(uc.Name)
+				if uc.Schema != "public" {
+					name = expr.QuoteIdent(uc.Schema) + "." + name
+				}
+				out.WriteString(" COLLATE " + name)
 			}
 		} else if err := b.checkCollation(names, loc); err != nil {
 			return "", 0, err

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"strconv"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -28,6 +29,8 @@ type UserCollation struct {
 	Encoding int32
 	// ID is the value.Collation a string under it carries (0: byte-wise).
 	ID uint8
+	// Nondeterministic is pg_collation.collisdeterministic's negation.
+	Nondeterministic bool
 }
 
 // CollationCatalog is a Catalog that knows the user collations: by the
@@ -66,6 +69,12 @@ type CreateCollation struct {
 	Deterministic bool
 	Version       string // VERSION; "" when absent
 	HasVersion    bool
+	// OID is the object number a database file's statement gives the
+	// collation (oid = n), which it keeps across a rename; 0 when
+	// absent. OIDErr is the error the option is for a user's statement,
+	// as PostgreSQL knows no such attribute.
+	OID    uint32
+	OIDErr error
 }
 
 // DropCollation is DROP COLLATION [IF EXISTS] name, … [CASCADE].
@@ -190,6 +199,12 @@ func (b *binder) bindCreateCollation(d *pg_query.DefineStmt) (Bound, error) {
 			c.Deterministic = defTrue(de)
 		case "version":
 			c.Version, c.HasVersion = s, true
+		case "oid":
+			n, err := strconv.ParseUint(s, 10, 32)
+			if err != nil {
+				return nil, b.stmt.errf(de.Location, pgerr.SyntaxError, "collation attribute %q not recognized", de.Defname)
+			}
+			c.OID, c.OIDErr = uint32(n), b.stmt.errf(de.Location, pgerr.SyntaxError, "collation attribute %q not recognized", de.Defname)
 		default:
 			return nil, b.stmt.errf(de.Location, pgerr.SyntaxError, "collation attribute %q not recognized", de.Defname)
 		}

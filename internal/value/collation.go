@@ -31,8 +31,14 @@ type Collation struct {
 	ID     uint8  // what a Value carries; 0 is none
 	Name   string // as in pg_collation, e.g. "en-x-icu"
 	Locale string // the ICU locale, pg_collation.colliculocale
-	pool   sync.Pool
-	keys   collationKeys
+	// Nondeterministic marks a collation that holds equal the strings
+	// its ICU locale orders alike (CREATE COLLATION … deterministic =
+	// false): no bytes break the tie, and keys and hashes are those of
+	// the sort key, so that such strings group, join and deduplicate
+	// together.
+	Nondeterministic bool
+	pool             sync.Pool
+	keys             collationKeys
 }
 
 var collations struct {
@@ -89,7 +95,7 @@ func compareCollated(id uint8, a, b string) int {
 	if a == b {
 		return 0
 	}
-	if r := bytes.Compare(c.key(a), c.key(b)); r != 0 {
+	if r := bytes.Compare(c.key(a), c.key(b)); r != 0 || c.Nondeterministic {
 		return r
 	}
 	return strings.Compare(a, b)
@@ -143,15 +149,20 @@ func CollationByID(id uint8) *Collation {
 }
 
 // UserCollation returns the collation called name that orders as the ICU
-// locale does (CREATE COLLATION name (provider = icu, locale = …)), nil
-// when deltaview does not support the locale. It carries an ID of its
-// own, so that messages name it, and is shared by every collation of that
-// name and locale the process knows: the ordering is the locale's.
-func UserCollation(name, locale string) *Collation {
-	if !icuLocales[locale] {
+// locale does (CREATE COLLATION name (provider = icu, locale = …)),
+// nondeterministic when deterministic is false; nil when deltaview does
+// not support the locale. It carries an ID of its own, so that messages
+// name it, and is shared by every collation of that name, locale and
+// determinism the process knows: the ordering is the locale's.
+func UserCollation(name, locale string, deterministic bool) *Collation {
+	if !ICULocaleSupported(locale) {
 		return nil
 	}
-	key := name + "\x00" + locale // no built-in collation's name has a NUL
+	// No built-in collation's name has a NUL.
+	key := name + "\x00" + locale
+	if !deterministic {
+		key += "\x00nondeterministic"
+	}
 	collations.Lock()
 	defer collations.Unlock()
 	if c := collations.byName[key]; c != nil {
@@ -162,7 +173,7 @@ func UserCollation(name, locale string) *Collation {
 	}
 	collations.n++
 	tag := language.MustParse(locale)
-	c := &Collation{ID: uint8(collations.n), Name: name, Locale: locale}
+	c := &Collation{ID: uint8(collations.n), Name: name, Locale: locale, Nondeterministic: !deterministic}
 	c.pool.New = func() any { return collate.New(tag) }
 	if collations.byName == nil {
 		collations.byName = map[string]*Collation{}
@@ -172,6 +183,30 @@ func UserCollation(name, locale string) *Collation {
 	return c
 }
 
+// icuStrengths are the collation strengths a user collation's locale
+// may ask for (its -u-ks- keyword), which golang.org/x/text/collate
+// reads as ICU does: level1 ignores accents and case, level2 case.
+var icuStrengths = map[string]bool{"ks-level1": true, "ks-level2": true, "ks-level3": true}
+
 // ICULocaleSupported reports whether deltaview orders strings as
-// PostgreSQL's ICU collations of locale do.
-func ICULocaleSupported(locale string) bool { return icuLocales[locale] }
+// PostgreSQL's ICU collations of locale do: a locale of icuLocales,
+// optionally with a strength ("und-u-ks-level2").
+func ICULocaleSupported(locale string) bool {
+	base, ext, ok := strings.Cut(locale, "-u-")
+	return icuLocales[base] && (!ok || icuStrengths[ext])
+}
+
+// Nondeterministic reports whether the collation v carries is a
+// nondeterministic one.
+func (v Value) Nondeterministic() bool {
+	if id := v.CollationID(); id != 0 {
+		c := collations.byID[id]
+		return c != nil && c.Nondeterministic
+	}
+	return false
+}
+
+// collationKey is s's sort key under the collation numbered id.
+func collationKey(id uint8, s string) string {
+	return string(collations.byID[id].key(s))
+}

@@ -100,6 +100,13 @@ func appendPlainKey(buf []byte, v Value) []byte {
 		return append(buf, keyNull)
 	}
 	buf = append(buf, byte(v.kind))
+	if v.Nondeterministic() { // equal strings are those of equal sort keys
+		s := v.Str()
+		if v.kind == Char {
+			s = trimSpaces(s)
+		}
+		return appendStringKey(buf, collationKey(v.sc, s))
+	}
 	switch v.kind {
 	case Bool:
 		return append(buf, byte(v.n&1))
