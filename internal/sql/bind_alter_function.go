@@ -180,13 +180,11 @@ func (b *binder) bindAlterOwner(ao *pg_query.AlterOwnerStmt) (Bound, bool, error
 		return nil, true, err
 	}
 	a := &AlterFunction{Ref: ref, Kind: kind, RowsLoc: -1, OwnerLoc: -1, NewOwner: true}
-	switch r := ao.Newowner; r.GetRoletype() {
-	case pg_query.RoleSpecType_ROLESPEC_CSTRING:
-		a.Owner, a.OwnerLoc = r.Rolename, r.Location
-	case pg_query.RoleSpecType_ROLESPEC_CURRENT_USER, pg_query.RoleSpecType_ROLESPEC_SESSION_USER, pg_query.RoleSpecType_ROLESPEC_CURRENT_ROLE:
-		a.Owner = "" // the session's role, which exists
-	default:
-		return nil, true, b.refuse(r.GetLocation(), "OWNER TO %s is not supported", strings.ToUpper(strings.TrimPrefix(r.GetRoletype().String(), "ROLESPEC_")))
+	if a.Owner, err = b.newOwner(ao.Newowner); err != nil {
+		return nil, true, err
+	}
+	if a.Owner != "" {
+		a.OwnerLoc = ao.Newowner.Location
 	}
 	return a, true, nil
 }

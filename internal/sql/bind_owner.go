@@ -37,14 +37,23 @@ func (b *binder) bindAlterRelOwner(as *pg_query.AlterTableStmt) (_ Bound, ok boo
 		if c == nil || c.Subtype != pg_query.AlterTableType_AT_ChangeOwner {
 			return nil, false, nil
 		}
-		switch r := c.Newowner; r.GetRoletype() {
-		case pg_query.RoleSpecType_ROLESPEC_CSTRING:
-			out.Owner = r.Rolename
-		case pg_query.RoleSpecType_ROLESPEC_CURRENT_USER, pg_query.RoleSpecType_ROLESPEC_SESSION_USER, pg_query.RoleSpecType_ROLESPEC_CURRENT_ROLE:
-			out.Owner = ""
-		default:
-			return nil, true, b.refuse(r.GetLocation(), "OWNER TO %s is not supported", strings.ToUpper(strings.TrimPrefix(r.GetRoletype().String(), "ROLESPEC_")))
+		owner, err := b.newOwner(c.Newowner)
+		if err != nil {
+			return nil, true, err
 		}
+		out.Owner = owner
 	}
 	return out, true, nil
+}
+
+// newOwner reads the role of OWNER TO: its name, or "" for the session's
+// role (CURRENT_USER, CURRENT_ROLE, SESSION_USER), which exists.
+func (b *binder) newOwner(r *pg_query.RoleSpec) (string, error) {
+	switch r.GetRoletype() {
+	case pg_query.RoleSpecType_ROLESPEC_CSTRING:
+		return r.Rolename, nil
+	case pg_query.RoleSpecType_ROLESPEC_CURRENT_USER, pg_query.RoleSpecType_ROLESPEC_SESSION_USER, pg_query.RoleSpecType_ROLESPEC_CURRENT_ROLE:
+		return "", nil
+	}
+	return "", b.refuse(r.GetLocation(), "OWNER TO %s is not supported", strings.ToUpper(strings.TrimPrefix(r.GetRoletype().String(), "ROLESPEC_")))
 }

@@ -1,8 +1,6 @@
 package sql
 
 import (
-	"strings"
-
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 )
 
@@ -16,13 +14,9 @@ func (*AlterStatisticsOwner) bound() {}
 
 // bindAlterStatisticsOwner binds ALTER STATISTICS … OWNER TO.
 func (b *binder) bindAlterStatisticsOwner(ao *pg_query.AlterOwnerStmt) (Bound, error) {
-	a := &AlterStatisticsOwner{Name: lastName(ao.Object.GetList().GetItems())}
-	switch r := ao.Newowner; r.GetRoletype() {
-	case pg_query.RoleSpecType_ROLESPEC_CSTRING:
-		a.Owner = r.Rolename
-	case pg_query.RoleSpecType_ROLESPEC_CURRENT_USER, pg_query.RoleSpecType_ROLESPEC_SESSION_USER, pg_query.RoleSpecType_ROLESPEC_CURRENT_ROLE:
-	default:
-		return nil, b.refuse(r.GetLocation(), "OWNER TO %s is not supported", strings.ToUpper(strings.TrimPrefix(r.GetRoletype().String(), "ROLESPEC_")))
+	owner, err := b.newOwner(ao.Newowner)
+	if err != nil {
+		return nil, err
 	}
-	return a, nil
+	return &AlterStatisticsOwner{Name: lastName(ao.Object.GetList().GetItems()), Owner: owner}, nil
 }

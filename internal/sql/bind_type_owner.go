@@ -1,8 +1,6 @@
 package sql
 
 import (
-	"strings"
-
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 )
 
@@ -22,15 +20,11 @@ func (b *binder) bindAlterTypeOwner(ao *pg_query.AlterOwnerStmt) (Bound, error) 
 	if err != nil {
 		return nil, err
 	}
-	a := &AlterTypeOwner{Domain: ao.ObjectType == pg_query.ObjectType_OBJECT_DOMAIN, Name: name}
-	switch r := ao.Newowner; r.GetRoletype() {
-	case pg_query.RoleSpecType_ROLESPEC_CSTRING:
-		a.Owner = r.Rolename
-	case pg_query.RoleSpecType_ROLESPEC_CURRENT_USER, pg_query.RoleSpecType_ROLESPEC_SESSION_USER, pg_query.RoleSpecType_ROLESPEC_CURRENT_ROLE:
-	default:
-		return nil, b.refuse(r.GetLocation(), "OWNER TO %s is not supported", strings.ToUpper(strings.TrimPrefix(r.GetRoletype().String(), "ROLESPEC_")))
+	owner, err := b.newOwner(ao.Newowner)
+	if err != nil {
+		return nil, err
 	}
-	return a, nil
+	return &AlterTypeOwner{Domain: ao.ObjectType == pg_query.ObjectType_OBJECT_DOMAIN, Name: name, Owner: owner}, nil
 }
 
 // typeKeyOf is the key of the type a statement's name list names: a type

@@ -134,15 +134,11 @@ func (b *binder) bindCollationStmt(n *pg_query.Node) (bd Bound, ok bool, err err
 		return &AlterCollation{Names: nodeNames(as.Object), Schema: as.Newschema}, true, nil
 	case n.GetAlterOwnerStmt() != nil && n.GetAlterOwnerStmt().ObjectType == pg_query.ObjectType_OBJECT_COLLATION:
 		ao := n.GetAlterOwnerStmt()
-		a := &AlterCollation{Names: nodeNames(ao.Object), OwnerSet: true}
-		switch r := ao.Newowner; r.GetRoletype() {
-		case pg_query.RoleSpecType_ROLESPEC_CSTRING:
-			a.Owner = r.Rolename
-		case pg_query.RoleSpecType_ROLESPEC_CURRENT_USER, pg_query.RoleSpecType_ROLESPEC_SESSION_USER, pg_query.RoleSpecType_ROLESPEC_CURRENT_ROLE:
-		default:
-			return nil, true, b.refuse(r.GetLocation(), "OWNER TO %s is not supported", strings.ToUpper(strings.TrimPrefix(r.GetRoletype().String(), "ROLESPEC_")))
+		owner, err := b.newOwner(ao.Newowner)
+		if err != nil {
+			return nil, true, err
 		}
-		return a, true, nil
+		return &AlterCollation{Names: nodeNames(ao.Object), OwnerSet: true, Owner: owner}, true, nil
 	case n.GetAlterCollationStmt() != nil:
 		var names []string
 		for _, it := range n.GetAlterCollationStmt().Collname {
