@@ -20,21 +20,15 @@ func (s *Session) ownedByCheck(seq, role string, o *sql.SeqOptions) error {
 	if _, temp := s.temps[name]; temp {
 		return pgerr.New(pgerr.ObjectNotInPrereqState, "sequence must be in same schema as table it is linked to")
 	}
-	what := ""
 	switch {
 	case e.tables[name] != nil:
 	case e.named[name] != nil:
 		return pgerr.New(pgerr.FeatureNotSupported, "OWNED BY a column of view %q is not supported", e.bareName(name))
-	case e.views[name] != nil, e.unpopulated[name] != nil:
-		what = "materialized views"
-	case e.seqs[name] != nil:
-		what = "sequences"
-	case e.indexOwner(name) != nil:
-		what = "indexes"
 	default:
-		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
-	}
-	if what != "" {
+		what := e.otherRelKind(name)
+		if what == "" {
+			return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+		}
 		return pgerr.New(pgerr.WrongObjectType, "sequence cannot be owned by relation %q", e.bareName(name)).
 			WithDetail("This operation is not supported for %s.", what)
 	}

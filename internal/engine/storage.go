@@ -82,17 +82,11 @@ func lockPrivilege(mode string) sql.Privilege {
 // PostgreSQL locks.
 func (e *Engine) lockTargets(l *sql.LockTable) error {
 	for _, name := range l.Tables {
-		what := ""
-		switch {
-		case e.tables[name] != nil, e.named[name] != nil:
+		if e.tables[name] != nil || e.named[name] != nil {
 			continue
-		case e.views[name] != nil, e.unpopulated[name] != nil:
-			what = "materialized views"
-		case e.seqs[name] != nil:
-			what = "sequences"
-		case e.indexOwner(name) != nil:
-			what = "indexes"
-		default:
+		}
+		what := e.otherRelKind(name)
+		if what == "" {
 			return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 		}
 		return pgerr.New(pgerr.WrongObjectType, "cannot lock relation %q", name).
@@ -343,4 +337,19 @@ func (e *Engine) clusterOnCheck(t *table, a *sql.AlterTable) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot cluster on partial index %q", e.bareName(idx))
 	}
 	return nil
+}
+
+// otherRelKind names the kind of relation name when it is a materialized
+// view, a sequence or an index, as PostgreSQL's DETAIL "This operation is
+// not supported for …" does; "" when it is none of them.
+func (e *Engine) otherRelKind(name string) string {
+	switch {
+	case e.views[name] != nil, e.unpopulated[name] != nil:
+		return "materialized views"
+	case e.seqs[name] != nil:
+		return "sequences"
+	case e.indexOwner(name) != nil:
+		return "indexes"
+	}
+	return ""
 }
