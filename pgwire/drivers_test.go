@@ -37,10 +37,10 @@ func runClient(t *testing.T, name string, args ...string) string {
 	return string(out)
 }
 
-// TestPsycopg runs testdata/drivers/psycopg_client.py: psycopg 3 connects,
-// writes and reads through both protocols, uses a server-side cursor and
-// follows a view through FETCH. Under CI=true psycopg must be there.
-func TestPsycopg(t *testing.T) {
+// needPsycopg returns a python3 with psycopg, or skips the test; under
+// CI=true psycopg must be there.
+func needPsycopg(t *testing.T) string {
+	t.Helper()
 	py := pythonWithPsycopg()
 	if py == "" {
 		if os.Getenv("CI") == "true" {
@@ -48,6 +48,14 @@ func TestPsycopg(t *testing.T) {
 		}
 		t.Skip("no python3 with psycopg")
 	}
+	return py
+}
+
+// TestPsycopg runs testdata/drivers/psycopg_client.py: psycopg 3 connects,
+// writes and reads through both protocols, uses a server-side cursor and
+// follows a view through FETCH. Under CI=true psycopg must be there.
+func TestPsycopg(t *testing.T) {
+	py := needPsycopg(t)
 	addr := startServer(t, deltaview.Open())
 	got := runClient(t, py, filepath.Join("testdata", "drivers", "psycopg_client.py"), connString(addr))
 	want := `server 15 15.0 (deltaview)
@@ -68,13 +76,7 @@ ok
 // TestPsycopgTypeInfo runs testdata/drivers/psycopg_typeinfo.py: the
 // want is what it prints against PostgreSQL 15.
 func TestPsycopgTypeInfo(t *testing.T) {
-	py := pythonWithPsycopg()
-	if py == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("no python3 with psycopg (Debian's python3-psycopg): .ci/run installs it")
-		}
-		t.Skip("no python3 with psycopg")
-	}
+	py := needPsycopg(t)
 	addr := startServer(t, deltaview.Open())
 	got := runClient(t, py, filepath.Join("testdata", "drivers", "psycopg_typeinfo.py"), connString(addr))
 	want := `type int4 ('int4', True)
