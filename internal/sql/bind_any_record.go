@@ -3,7 +3,6 @@ package sql
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
-	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -47,10 +46,7 @@ func (c *userCall) recordInstance(cols []plan.Column, types []*pg_query.TypeName
 // anyRecordFrom returns the instance of call c in FROM that column
 // definition list coldefs makes, the body checked against it.
 func (b *binder) anyRecordFrom(c *userCall, coldefs []*pg_query.Node, loc int32) (*userCall, error) {
-	if len(coldefs) == 0 {
-		return nil, b.stmt.errf(loc, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")
-	}
-	names, ts, err := b.bindColdefs(coldefs)
+	names, ts, err := b.recordColdefs(coldefs, loc)
 	if err != nil {
 		return nil, err
 	}

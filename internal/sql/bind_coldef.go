@@ -205,3 +205,12 @@ func recordFields(rec value.Type, f *pg_query.FuncCall, cols []value.Type) []val
 	}
 	return got
 }
+
+// recordColdefs binds the column definition list of a call of a function
+// returning record, which must have one (42601 at loc).
+func (b *binder) recordColdefs(coldefs []*pg_query.Node, loc int32) ([]string, []value.Type, error) {
+	if len(coldefs) == 0 {
+		return nil, nil, b.stmt.errf(loc, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")
+	}
+	return b.bindColdefs(coldefs)
+}

@@ -5,7 +5,6 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
-	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 )
 
@@ -24,10 +23,7 @@ import (
 // per list, kept among fn's instances for the engine to find by its
 // RoutineSig.
 func (b *binder) recordRoutine(fn *Function, coldefs []*pg_query.Node, loc int32) (*Function, error) {
-	if len(coldefs) == 0 {
-		return nil, b.stmt.errf(loc, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")
-	}
-	names, ts, err := b.bindColdefs(coldefs)
+	names, ts, err := b.recordColdefs(coldefs, loc)
 	if err != nil {
 		return nil, err
 	}
