@@ -304,6 +304,11 @@ func (e *Engine) takeDefACLSnapshot() defACLSnapshot {
 			sn.routines[f.Signature()] = true
 		}
 	}
+	for _, as := range e.aggs {
+		for _, a := range as {
+			sn.routines[a.Signature()] = true // no function's: the two kinds share signatures
+		}
+	}
 	for n := range e.schemas {
 		sn.schemas[n] = true
 	}
@@ -369,6 +374,16 @@ func (e *Engine) applyDefaultACLs(before defACLSnapshot) error {
 				continue
 			}
 			if err := e.applyRoutineDefaultACL(f); err != nil {
+				return err
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(e.aggs)) {
+		for _, a := range e.aggs[name] {
+			if sig := a.Signature(); before.routines[sig] || !after.routines[sig] || isTemp(a.Name) {
+				continue
+			}
+			if err := e.applyAggDefaultACL(a); err != nil {
 				return err
 			}
 		}

@@ -453,11 +453,14 @@ type recorder struct {
 	seqs   []string // the sequences read as relations (SELECT * FROM s)
 	// domains are the domains the statement names (domain.go).
 	domains []string
-	types   []string         // the user-defined types the statement names
-	funcs   map[string]bool  // the signatures of the SQL functions called
-	calls   []*sql.Function  // the routines called, for their EXECUTE (routine_acl.go)
-	syscat  *expr.SysCatalog // the objects by oid, once a call needed them
-	text    string           // the statement's text, which a store records for DDL
+	types   []string        // the user-defined types the statement names
+	funcs   map[string]bool // the signatures of the SQL functions called
+	calls   []*sql.Function // the routines called, for their EXECUTE (routine_acl.go)
+	// aggCalls are the user aggregates called, for their EXECUTE
+	// (aggregate_acl.go).
+	aggCalls []*sql.Aggregate
+	syscat   *expr.SysCatalog // the objects by oid, once a call needed them
+	text     string           // the statement's text, which a store records for DDL
 	// settings are the session settings a materialized view's query
 	// captured (view_settings.go).
 	settings map[string]string

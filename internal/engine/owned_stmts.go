@@ -289,6 +289,13 @@ func (s *Session) dropOwnedStmts(d *pg_query.DropOwnedStmt) ([]string, error) {
 			}
 		}
 	}
+	for _, name := range sortedKeys(e.aggs) {
+		for _, a := range e.aggs[name] {
+			if a.HasACL && slices.ContainsFunc(roles, func(r string) bool { return aggOwnerName(a) != r && containsRole(a.ACL, r) }) {
+				out = append(out, fmt.Sprintf("REVOKE ALL ON FUNCTION %s FROM %s", routineSQLName(a.Signature()), to))
+			}
+		}
+	}
 	out = append(out, e.dropOwnedDefaultACLs(roles)...)
 	out = append(out, e.dropOwnedDatabase(roles)...)
 	out = append(out, e.dropOwnedTypeACLs(roles)...)

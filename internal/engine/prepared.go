@@ -91,7 +91,7 @@ func (e *Engine) bindPrepared(p *Prepared, s *Session) (*binding, error) {
 			return nil, err
 		}
 		ns += s.schemaNS()
-		rec.names = &nameScope{e: e, path: s.searchPath()}
+		rec.names = &nameScope{e: e, path: s.searchPath(), user: s.usageUser()}
 	}
 	b, ps, err := sql.BindPrepared(rec, st)
 	if err != nil {

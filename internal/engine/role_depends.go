@@ -23,6 +23,7 @@ func (e *Engine) roleDependents(role string) []string {
 	out = append(out, e.routinesOwnedBy(role)...)
 	out = append(out, e.aggregatesOwnedBy(role)...)
 	out = append(out, e.executeGrantees(role)...)
+	out = append(out, e.aggExecuteGrantees(role)...)
 	out = append(out, e.typesOwnedBy(role)...)
 	out = append(out, e.collationsOwnedBy(role)...)
 	out = append(out, e.statsOwnedBy(role)...)

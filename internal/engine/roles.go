@@ -395,6 +395,8 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return nil // the relations' owners may: checked as it runs (grant_option.go)
 	case *sql.CreateSchema:
 		return s.mayCreateSchema(b) // owner_create_objects.go
+	case *sql.DropSchema:
+		return s.mayDropSchema(b) // owner_drop_schema.go
 	case *sql.CreateFunction:
 		return s.mayCreateRoutine(b)
 	case *sql.CreateEnum, *sql.CreateComposite, *sql.CreateRange, *sql.CreateDomain:

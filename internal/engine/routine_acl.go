@@ -126,6 +126,11 @@ func (s *Session) authorizeCalls(rec *recorder, proc *sql.Function) error {
 			return err
 		}
 	}
+	for _, a := range rec.aggCalls {
+		if err := s.aggExecuteAllowed(a); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -147,6 +152,7 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 		tag = "REVOKE"
 	}
 	var fns []*sql.Function
+	var aggs []*sql.Aggregate
 	if g.Schemas != nil {
 		for _, sc := range g.Schemas {
 			if !e.schemaExists(sc) {
@@ -164,10 +170,9 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 			}
 			for _, name := range sortedKeys(e.aggs) {
 				// PostgreSQL's ALL FUNCTIONS and ALL ROUTINES take its
-				// aggregates too, which keep no ACL here.
-				if n, _ := e.splitObject(name); n == sc && g.Kind != "procedure" && len(e.aggs[name]) > 0 {
-					return Result{}, pgerr.New(pgerr.FeatureNotSupported, "%s on aggregate %s is not supported", tag, name).
-						WithHint("every role may call an aggregate here; ALL %sS IN SCHEMA %s takes it too", strings.ToUpper(g.Kind), sc)
+				// aggregates too.
+				if n, _ := e.splitObject(name); n == sc && g.Kind != "procedure" {
+					aggs = append(aggs, e.aggs[name]...)
 				}
 			}
 		}
@@ -182,10 +187,8 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 				}
 				return Result{}, pgerr.New(pgerr.WrongObjectType, "%s(%s) is not a procedure", e.bareName(ag.Name), strings.Join(args, ", "))
 			}
-			// PostgreSQL's aggregates are functions with an ACL; here
-			// they have none, and every role calls them.
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "%s on aggregate %s is not supported", tag, ag.Name).
-				WithHint("every role may call an aggregate here")
+			aggs = append(aggs, ag) // a function with an ACL (aggregate_acl.go)
+			continue
 		}
 		if err != nil {
 			return Result{}, err
@@ -194,6 +197,11 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 	}
 	for _, f := range fns {
 		if err := s.schemasAllowed([]string{f.Name}); err != nil {
+			return Result{}, err
+		}
+	}
+	for _, a := range aggs {
+		if err := s.schemasAllowed([]string{a.Name}); err != nil {
 			return Result{}, err
 		}
 	}
@@ -237,6 +245,9 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 		if !slices.Contains(mine, f) {
 			mine = append(mine, f)
 		}
+	}
+	if err := s.grantAggregates(g, aggs, &res, tag); err != nil {
+		return Result{}, err
 	}
 	for _, f := range mine {
 		acl, opts := routineACL(f), f.ACLOptions

@@ -118,6 +118,9 @@ type nameScope struct {
 	// restoring accepts the statements a store recorded, which name a
 	// relation of schema s it altered by its key, "s.name", unqualified.
 	restoring bool
+	// user is the role whose USAGE the schema of a name written
+	// qualified needs (search_path_usage.go); "" checks none.
+	user string
 }
 
 var _ sql.Qualifier = nameScope{}
@@ -125,6 +128,9 @@ var _ sql.Qualifier = nameScope{}
 // RelationKey implements sql.Qualifier.
 func (n nameScope) RelationKey(schema, name string) (string, bool, error) {
 	e := n.e
+	if err := n.mayLookIn(schema, name); err != nil {
+		return "", false, err
+	}
 	switch {
 	case schema == "public":
 		return name, true, nil
@@ -214,7 +220,7 @@ func (s *Session) qualify(st *sql.Stmt) (*sql.Stmt, error) {
 	if len(s.e.schemas) == 0 && slices.Equal(path, defaultPath) {
 		return st, nil // every name is public's, as written
 	}
-	return sql.QualifyNames(st, nameScope{e: s.e, path: path, restoring: s.restoring})
+	return sql.QualifyNames(st, nameScope{e: s.e, path: path, restoring: s.restoring, user: s.usageUser()})
 }
 
 // schemaNS is the search path a binding was made under, for bindNS.

@@ -6,8 +6,8 @@ import (
 )
 
 // information_schema.routine_privileges and role_routine_grants (the same
-// rows for a superuser): EXECUTE on each function and procedure CREATE
-// made, from its proacl (routine_acl.go): the owner's, grantable, and
+// rows for a superuser): EXECUTE on each function, procedure and aggregate
+// CREATE made, from its proacl (routine_acl.go): the owner's, grantable, and
 // PUBLIC's while the routine has the default, else the roles granted it.
 
 func init() {
@@ -22,8 +22,8 @@ func init() {
 
 func infoRoutinePrivileges(o *catalogObjects, r *catRows) {
 	for _, p := range o.procs {
-		if p.kind != "" && p.kind != "p" {
-			continue // aggregates are not routines here, as in information_schema.routines
+		if p.kind != "" && p.kind != "p" && p.kind != "a" {
+			continue // an aggregate has EXECUTE too, listed as PostgreSQL lists it
 		}
 		sc, name := o.e.splitObject(p.name)
 		owner := SuperuserName

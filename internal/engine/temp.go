@@ -107,7 +107,7 @@ func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec.names = &nameScope{e: s.e, path: s.searchPath()}
+	rec.names = &nameScope{e: s.e, path: s.searchPath(), user: s.usageUser()}
 	if s.checksColumns() {
 		logged := *st
 		logged.Refs = &sql.RefLog{}

@@ -48,7 +48,10 @@ func (r *recorder) Aggregates(name string) []*sql.Aggregate {
 }
 
 // UseAggregate implements sql.AggregateUser.
-func (r *recorder) UseAggregate(a *sql.Aggregate) { r.use(a.Signature()) }
+func (r *recorder) UseAggregate(a *sql.Aggregate) {
+	r.use(a.Signature())
+	r.useAggregateCall(a)
+}
 
 // Aggregates implements sql.AggregateCatalog.
 func (v viewRecorder) Aggregates(name string) []*sql.Aggregate { return v.r.Aggregates(name) }
@@ -92,6 +95,11 @@ func (e *Engine) createAggregate(ca *sql.CreateAggregate, rec *recorder) (Result
 	text := rec.text
 	if own := aggOwnerText(a); own != "" {
 		text = strings.TrimRight(strings.TrimSpace(text), ";") + ";\n" + own
+	}
+	if old != nil && old.HasACL {
+		// CREATE OR REPLACE keeps the aggregate's privileges.
+		a.ACL, a.HasACL, a.ACLOptions = old.ACL, true, old.ACLOptions
+		text = strings.TrimRight(strings.TrimSpace(text), ";") + ";\n" + aggACLText(a)
 	}
 	if e.store != nil {
 		if old != nil {
@@ -213,6 +221,9 @@ func (e *Engine) catalogAggregates() []catProc {
 			p.oid = objectOID("function", p.signature())
 			p.agg = e.catalogAgg(a)
 			p.key = a.Signature()
+			if a.HasACL {
+				p.acl, p.execs, p.execOptions = aggProACL(a), a.ACL, a.ACLOptions
+			}
 			out = append(out, p)
 		}
 	}

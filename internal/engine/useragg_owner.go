@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -117,6 +118,10 @@ func (e *Engine) setAggregateOwner(ag *sql.Aggregate, role string) {
 	b.Owner = role
 	if role == SuperuserName && e.roles[role] == nil {
 		b.Owner = ""
+	}
+	if b.HasACL {
+		b.ACL = aclNewOwner(b.ACL, aggOwnerName(ag), aggOwnerName(&b))
+		b.ACLOptions = slices.DeleteFunc(slices.Clone(b.ACLOptions), func(r string) bool { return r == aggOwnerName(&b) })
 	}
 	for i, x := range e.aggs[ag.Name] {
 		if x == ag {

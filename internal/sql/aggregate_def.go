@@ -36,6 +36,12 @@ type Aggregate struct {
 	// Owner is the role that owns the aggregate: "" for the built-in
 	// superuser (the engine gives it one at CREATE and ALTER … OWNER TO).
 	Owner string
+	// ACL lists the roles holding EXECUTE ("" for PUBLIC) once a GRANT
+	// or REVOKE named the aggregate (HasACL), ACLOptions those of them
+	// holding its grant option, as a Function's.
+	ACL        []string
+	HasACL     bool
+	ACLOptions []string
 	// Loc is the location of the CREATE statement's definition, where
 	// errors binding the functions at a call point when no call is at
 	// hand.

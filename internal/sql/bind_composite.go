@@ -244,7 +244,7 @@ func (b *binder) bindRenameAttribute(rs *pg_query.RenameStmt) (Bound, error) {
 // or view's, or a composite type's (a relation of kind KindComposite
 // with its attributes as columns).
 func (b *binder) rowTypeNamed(name string) (*Relation, bool) {
-	if rel, ok := b.cat.Relation(name); ok {
+	if rel, ok := b.rowTypeRelation(name); ok {
 		return rel, rel.Kind != KindSequence
 	}
 	if _, ok := b.userType([]string{name}); !ok {
@@ -259,6 +259,21 @@ func (b *binder) rowTypeNamed(name string) (*Relation, bool) {
 		return nil, false
 	}
 	return ct.Relation(), true
+}
+
+// RowTypeCatalog is a Catalog that tells a relation used for its row
+// type (a cast, a column's type) from one the statement reads: using a
+// row type needs no privilege on its relation, as in PostgreSQL.
+type RowTypeCatalog interface {
+	RowTypeRelation(name string) (*Relation, bool)
+}
+
+// rowTypeRelation looks up the relation name for its row type.
+func (b *binder) rowTypeRelation(name string) (*Relation, bool) {
+	if rc, ok := b.cat.(RowTypeCatalog); ok {
+		return rc.RowTypeRelation(name)
+	}
+	return b.cat.Relation(name)
 }
 
 // Relation returns the composite type as the binder reads a relation's
@@ -279,7 +294,7 @@ func (b *binder) relationTypeName(names []string, mods []int32, loc int32) (valu
 	if len(names) != 1 || len(mods) > 0 {
 		return value.Type{}, false, nil
 	}
-	rel, ok := b.cat.Relation(names[0])
+	rel, ok := b.rowTypeRelation(names[0])
 	switch {
 	case !ok:
 		return value.Type{}, false, nil

@@ -104,6 +104,7 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 	if ct := out.Node.GetCompositeTypeStmt(); ct != nil {
 		made[ct.Typevar] = true // a type's name, which the binder reads
 	}
+	into := out.Node.GetSelectStmt().GetIntoClause().GetRel()
 	walk(out.Node.ProtoReflect(), func(m protoreflect.Message) {
 		rv, ok := m.Interface().(*pg_query.RangeVar)
 		if !ok || err != nil || made[rv] || rv.Schemaname == "" && ctes[rv.Relname] || systemSchema(rv.Schemaname) {
@@ -112,6 +113,15 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 		name := rv.Relname
 		k, ok, e := q.RelationKey(rv.Schemaname, name)
 		switch {
+		case e != nil && rv == into && pgerr.Code(e) == pgerr.InsufficientPrivilege:
+			// SELECT INTO's new table: its schema is checked as a
+			// creation's, without a position, as PostgreSQL checks it.
+			k = name
+			if rv.Schemaname != "public" {
+				k = rv.Schemaname + "." + name
+			}
+			rv.Schemaname, rv.Relname = "", k
+			resolved[rv] = k[:len(k)-len(name)]
 		case e != nil:
 			err = at(e, rv.Location)
 		case ok:
