@@ -78,7 +78,10 @@ type cursorCmd struct {
 	text           string
 	binary, scroll bool
 	// FETCH: how many rows (-1 for ALL) and how long to wait for the
-	// first (forever when wait is false).
+	// first (forever when wait is false). FETCH, MOVE and CLOSE of a
+	// cursor of the session (a PL/pgSQL call's, engine.Session.HasPortal)
+	// run there, as the text stmt.
+	stmt    string
 	count   int
 	wait    bool
 	timeout time.Duration
@@ -127,7 +130,7 @@ func parseCursorCmd(q string) (cmd *cursorCmd, ok bool, err error) {
 		if err != nil {
 			return nil, true, err
 		}
-		cmd := &cursorCmd{kind: 'F', name: ident(m[2]), count: count}
+		cmd := &cursorCmd{kind: 'F', name: ident(m[2]), count: count, stmt: q}
 		for _, opt := range strings.Split(m[3], ",") {
 			name, val, _ := strings.Cut(strings.TrimSpace(opt), "=")
 			name, val = strings.ToLower(strings.TrimSpace(name)), strings.Trim(strings.TrimSpace(val), "'")
@@ -152,10 +155,10 @@ func parseCursorCmd(q string) (cmd *cursorCmd, ok bool, err error) {
 		if err != nil {
 			return nil, true, err
 		}
-		return &cursorCmd{kind: 'M', name: ident(m[2]), count: count}, true, nil
+		return &cursorCmd{kind: 'M', name: ident(m[2]), count: count, stmt: q}, true, nil
 	}
 	if m := closeCursor.FindStringSubmatch(q); m != nil {
-		return &cursorCmd{kind: 'C', name: ident(m[1])}, true, nil
+		return &cursorCmd{kind: 'C', name: ident(m[1]), stmt: q}, true, nil
 	}
 	return nil, false, nil
 }
@@ -178,7 +181,9 @@ func parseTimeout(s string) (time.Duration, error) {
 // error aborts the session's transaction, as any failed statement does.
 func (c *conn) runCursorCmd(cmd *cursorCmd) (engine.Result, error) {
 	c.closeRolledBack()
-	c.adoptCursors()
+	if _, own := c.cursors[cmd.name]; !own && cmd.kind != 'D' && c.sess.HasPortal(cmd.name) {
+		return c.runSessionCursorCmd(cmd)
+	}
 	if c.sess.Failed() {
 		return engine.Result{}, pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
@@ -207,6 +212,20 @@ func (c *conn) runCursorCmd(cmd *cursorCmd) (engine.Result, error) {
 		return res, c.sess.Fail(err)
 	}
 	return res, nil
+}
+
+// runSessionCursorCmd runs FETCH, MOVE or CLOSE of a cursor of the
+// session, which reads it as PostgreSQL's portal.
+func (c *conn) runSessionCursorCmd(cmd *cursorCmd) (engine.Result, error) {
+	st, err := sql.Parse(cmd.stmt)
+	if err != nil {
+		return engine.Result{}, c.sess.Fail(err)
+	}
+	results, err := c.sess.Exec(st)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	return results[0], nil
 }
 
 func (c *conn) declare(cmd *cursorCmd) (engine.Result, error) {
@@ -384,23 +403,6 @@ func (c *conn) fetch(cmd *cursorCmd) (engine.Result, error) {
 		return engine.Result{}, err
 	}
 	return engine.Result{Columns: cur.cols, HasRows: true, Rows: rows, Tag: "FETCH " + strconv.Itoa(len(rows))}, nil
-}
-
-// adoptCursors makes the cursors that PL/pgSQL calls left open in the
-// transaction block cursors of the connection, as PostgreSQL's portals
-// are: FETCH reads their rows forward, CLOSE closes them, the end of the
-// transaction closes them. One whose name a cursor has is dropped.
-func (c *conn) adoptCursors() {
-	for _, k := range c.sess.TakeKeptCursors() {
-		if _, dup := c.cursors[k.Name]; dup || !c.sess.InBlock() {
-			continue
-		}
-		if c.cursors == nil {
-			c.cursors = map[string]*cursor{}
-		}
-		c.cursors[k.Name] = &cursor{name: k.Name, cols: k.Cols, rows: k.Rows, sp: c.sess.SavepointSeq(), ready: make(chan struct{}, 1),
-			info: engine.CursorInfo{Name: k.Name, Created: time.Now()}}
-	}
 }
 
 // closeCursors closes the connection's cursors: its transaction ended.

@@ -216,6 +216,9 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 		if cur, ok := c.cursors[ps.cmd.name]; ok && ps.cmd.kind == 'F' {
 			ps.cols = cur.cols // what the client was told: checked at Execute
 			c.be.Send(rowDescription(cur.cols, formats))
+		} else if cols, ok := c.sess.PortalColumns(ps.cmd.name); ok && ps.cmd.kind == 'F' {
+			ps.cols = cols
+			c.be.Send(rowDescription(cols, formats))
 		} else {
 			c.be.Send(&pgproto3.NoData{})
 		}
