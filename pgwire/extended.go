@@ -207,6 +207,10 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 				c.be.Send(rowDescription(cur.cols, nil))
 				return nil
 			}
+			if cols, ok := c.sess.PortalColumns(m.Name); ok && m.Name != "" {
+				c.be.Send(rowDescription(cols, nil))
+				return nil
+			}
 			return pgerr.New(pgerr.UndefinedCursor, "portal %q does not exist", m.Name)
 		}
 		ps, formats = pt.ps, pt.formats

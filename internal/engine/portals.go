@@ -156,7 +156,7 @@ func (s *Session) declareCursor(st *sql.Stmt, dc *pg_query.DeclareCursorStmt) ([
 			}
 		}
 	}
-	err = s.portals.Declare(dc.Portalname, st.SQL, res, dc.Options&cursorOptScroll != 0, dc.Options&cursorOptNoScroll != 0,
+	err = s.portals.Declare(dc.Portalname, st.SQL, res, dc.Options&cursorOptScroll != 0, dc.Options&cursorOptNoScroll != 0, dc.Options&cursorOptBinary != 0,
 		oids, tids, isScan && sql.Locked(q), release, int(s.spSeq), expr.ClockMicros())
 	if err != nil {
 		return fail(err)

@@ -108,7 +108,7 @@ func (s *Session) cursorRows() []value.Row {
 		cs = l.Cursors()
 	}
 	for _, p := range s.portals.List() {
-		cs = append(cs, CursorInfo{Name: p.Name, Statement: p.Text, Scrollable: !p.NoScroll,
+		cs = append(cs, CursorInfo{Name: p.Name, Statement: p.Text, Scrollable: p.Scroll, Binary: p.Binary,
 			Created: time.UnixMicro(p.Created + pgEpochMicros)})
 	}
 	slices.SortFunc(cs, func(a, b CursorInfo) int {

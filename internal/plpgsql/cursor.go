@@ -80,6 +80,7 @@ type cursor struct {
 	pos      int64
 	noScroll bool
 	scroll   bool // SCROLL, which pg_cursors shows
+	binary   bool // BINARY, which pg_cursors shows
 	// depth and created are what the session said of it when it was
 	// opened (Opener); text is its statement (Portal.Text).
 	depth   int

@@ -29,8 +29,8 @@ type PortalTable interface {
 type Portal struct {
 	Name string
 	Res  *Result
-	// Scroll and NoScroll are the options it was opened with.
-	Scroll, NoScroll bool
+	// Scroll, NoScroll and Binary are the options it was opened with.
+	Scroll, NoScroll, Binary bool
 	// Text is its statement: DECLARE's, or the query OPEN ran.
 	Text string
 	// Created is when it was opened, in microseconds since 2000.
@@ -71,11 +71,11 @@ func (p *Portals) Len() int {
 // ctid of each row of a simply updatable scan (nil for another query),
 // locked its FOR UPDATE or FOR SHARE; release, when not nil, is called
 // when the cursor closes. depth and created are as Opener's.
-func (p *Portals) Declare(name, text string, res *Result, scroll, noScroll bool, oids []uint32, tids []value.Value, locked bool, release func(), depth int, created int64) error {
+func (p *Portals) Declare(name, text string, res *Result, scroll, noScroll, binary bool, oids []uint32, tids []value.Value, locked bool, release func(), depth int, created int64) error {
 	if p.Has(name) {
 		return pgerr.New("42P03", "cursor %q already exists", name)
 	}
-	p.put(name, &cursor{res: res, noScroll: noScroll, scroll: scroll, oids: oids, tids: tids, locked: locked, release: release,
+	p.put(name, &cursor{res: res, noScroll: noScroll, scroll: scroll, binary: binary, oids: oids, tids: tids, locked: locked, release: release,
 		depth: depth, text: text, created: created})
 	return nil
 }
@@ -114,7 +114,7 @@ func (p *Portals) List() []Portal {
 	out := make([]Portal, 0, len(p.order))
 	for _, name := range p.order {
 		cur := p.m[name]
-		out = append(out, Portal{Name: name, Res: cur.res, Scroll: cur.scroll, NoScroll: cur.noScroll, Text: cur.text, Created: cur.created})
+		out = append(out, Portal{Name: name, Res: cur.res, Scroll: cur.scroll, NoScroll: cur.noScroll, Binary: cur.binary, Text: cur.text, Created: cur.created})
 	}
 	return out
 }
