@@ -311,7 +311,6 @@ func (c *conn) readyForQuery() {
 	case c.sess.InBlock():
 		st = 'T'
 	}
-	c.adoptCursors()
 	if st == 'I' && len(c.cursors) > 0 {
 		c.closeCursors()
 	}

@@ -15,23 +15,19 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// cursor is a cursor of the connection's transaction block (DECLARE): it
-// keeps the rows not fetched yet. A cursor over SUBSCRIBE v keeps the
-// changes to v that arrived since the last FETCH, as (ts, diff, v's
-// columns…) rows; a cursor over a query keeps the query's rows.
+// cursor is a cursor over SUBSCRIBE v of the connection's transaction
+// block (DECLARE): it keeps the changes to v that arrived since the last
+// FETCH, as (ts, diff, v's columns…) rows. A cursor over a query is the
+// session's (engine.Session.HasPortal), which DECLARE, FETCH, MOVE and
+// CLOSE reach through runSessionCursorCmd.
 type cursor struct {
 	name string
 	cols []plan.Column
 	// sp is the session's SavepointSeq when the cursor was declared: a
 	// ROLLBACK TO a savepoint numbered up to it closes the cursor.
 	sp uint64
-	// stop ends the subscription of a cursor over SUBSCRIBE; nil for a
-	// query's cursor, whose rows are all there from the start.
+	// stop ends the subscription.
 	stop func()
-
-	// scan is the table and the rows' ctids of a query's cursor that
-	// is a simply updatable scan (cursor_current.go); nil otherwise.
-	scan *cursorScan
 
 	// info is what pg_cursors shows of it.
 	info engine.CursorInfo
@@ -78,7 +74,10 @@ type cursorCmd struct {
 	text           string
 	binary, scroll bool
 	// FETCH: how many rows (-1 for ALL) and how long to wait for the
-	// first (forever when wait is false).
+	// first (forever when wait is false). FETCH, MOVE and CLOSE of a
+	// cursor of the session (a PL/pgSQL call's, engine.Session.HasPortal)
+	// run there, as the text stmt.
+	stmt    string
 	count   int
 	wait    bool
 	timeout time.Duration
@@ -127,7 +126,7 @@ func parseCursorCmd(q string) (cmd *cursorCmd, ok bool, err error) {
 		if err != nil {
 			return nil, true, err
 		}
-		cmd := &cursorCmd{kind: 'F', name: ident(m[2]), count: count}
+		cmd := &cursorCmd{kind: 'F', name: ident(m[2]), count: count, stmt: q}
 		for _, opt := range strings.Split(m[3], ",") {
 			name, val, _ := strings.Cut(strings.TrimSpace(opt), "=")
 			name, val = strings.ToLower(strings.TrimSpace(name)), strings.Trim(strings.TrimSpace(val), "'")
@@ -152,10 +151,10 @@ func parseCursorCmd(q string) (cmd *cursorCmd, ok bool, err error) {
 		if err != nil {
 			return nil, true, err
 		}
-		return &cursorCmd{kind: 'M', name: ident(m[2]), count: count}, true, nil
+		return &cursorCmd{kind: 'M', name: ident(m[2]), count: count, stmt: q}, true, nil
 	}
 	if m := closeCursor.FindStringSubmatch(q); m != nil {
-		return &cursorCmd{kind: 'C', name: ident(m[1])}, true, nil
+		return &cursorCmd{kind: 'C', name: ident(m[1]), stmt: q}, true, nil
 	}
 	return nil, false, nil
 }
@@ -178,7 +177,12 @@ func parseTimeout(s string) (time.Duration, error) {
 // error aborts the session's transaction, as any failed statement does.
 func (c *conn) runCursorCmd(cmd *cursorCmd) (engine.Result, error) {
 	c.closeRolledBack()
-	c.adoptCursors()
+	if cmd.kind == 'D' && cmd.query != nil {
+		cmd.stmt = cmd.text
+	}
+	if _, own := c.cursors[cmd.name]; !own && (cmd.kind == 'D' && cmd.query != nil || c.sess.HasPortal(cmd.name)) {
+		return c.runSessionCursorCmd(cmd)
+	}
 	if c.sess.Failed() {
 		return engine.Result{}, pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
@@ -209,52 +213,42 @@ func (c *conn) runCursorCmd(cmd *cursorCmd) (engine.Result, error) {
 	return res, nil
 }
 
+// runSessionCursorCmd runs DECLARE of a query, or FETCH, MOVE or CLOSE
+// of a cursor of the session, which keeps it as PostgreSQL's portal.
+func (c *conn) runSessionCursorCmd(cmd *cursorCmd) (engine.Result, error) {
+	st, err := sql.Parse(cmd.stmt)
+	if err != nil {
+		return engine.Result{}, c.sess.Fail(err)
+	}
+	results, err := c.sess.Exec(st)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	return results[0], nil
+}
+
 func (c *conn) declare(cmd *cursorCmd) (engine.Result, error) {
 	if !c.sess.InBlock() {
 		return engine.Result{}, pgerr.New(pgerr.NoActiveTransaction, "DECLARE CURSOR can only be used in transaction blocks")
 	}
-	if _, dup := c.cursors[cmd.name]; dup {
+	if _, dup := c.cursors[cmd.name]; dup || c.sess.HasPortal(cmd.name) {
 		return engine.Result{}, pgerr.New(pgerr.DuplicateCursor, "cursor %q already exists", cmd.name)
 	}
 	cur := &cursor{name: cmd.name, sp: c.sess.SavepointSeq(), ready: make(chan struct{}, 1),
 		info: engine.CursorInfo{Name: cmd.name, Statement: cmd.text, Binary: cmd.binary, Scrollable: cmd.scroll, Created: time.Now()}}
-	if cmd.query != nil {
-		q, scan := c.cursorQuery(cmd.query)
-		results, err := c.sess.Exec(q)
-		if err != nil {
-			return engine.Result{}, err
-		}
-		if len(results) == 0 || !results[0].HasRows {
-			return engine.Result{}, pgerr.New(pgerr.InvalidCursorState, "cursor can only scan a query that returns rows")
-		}
-		cur.cols, cur.rows = results[0].Columns, results[0].Rows
-		if scan {
-			cur.keepScan(sql.Locked(cmd.query))
-			var unpins []func()
-			for _, oid := range cur.scan.tables() {
-				unpins = append(unpins, c.sess.PinRows(oid))
-			}
-			cur.scan.unpin = func() {
-				for _, u := range unpins {
-					u()
-				}
-			}
-		}
-	} else {
-		if err := c.sess.CheckSelect(cmd.view); err != nil {
-			return engine.Result{}, err
-		}
-		cols, err := c.viewColumns(cmd.view)
-		if err != nil {
-			return engine.Result{}, err
-		}
-		cur.cols = append([]plan.Column{{Name: "ts", Type: value.Int8Type}, {Name: "diff", Type: value.Int8Type}}, cols...)
-		stop, err := c.srv.db.SubscribeWith(cmd.view, cmd.opts, cur.deliver)
-		if err != nil {
-			return engine.Result{}, err
-		}
-		cur.stop = stop
+	if err := c.sess.CheckSelect(cmd.view); err != nil {
+		return engine.Result{}, err
 	}
+	cols, err := c.viewColumns(cmd.view)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	cur.cols = append([]plan.Column{{Name: "ts", Type: value.Int8Type}, {Name: "diff", Type: value.Int8Type}}, cols...)
+	stop, err := c.srv.db.SubscribeWith(cmd.view, cmd.opts, cur.deliver)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	cur.stop = stop
 	if c.cursors == nil {
 		c.cursors = map[string]*cursor{}
 	}
@@ -312,10 +306,6 @@ func (cur *cursor) close() {
 	if cur.stop != nil {
 		cur.stop()
 	}
-	if cur.scan != nil && cur.scan.unpin != nil {
-		cur.scan.unpin()
-		cur.scan.unpin = nil
-	}
 }
 
 // take removes and returns at most n (all when n < 0) of the rows ready,
@@ -323,9 +313,7 @@ func (cur *cursor) close() {
 func (cur *cursor) take(n int) ([]value.Row, error) {
 	cur.mu.Lock()
 	defer cur.mu.Unlock()
-	want := n
 	if len(cur.rows) == 0 {
-		cur.scan.move(0, want)
 		return nil, cur.err
 	}
 	if n < 0 || n > len(cur.rows) {
@@ -333,7 +321,6 @@ func (cur *cursor) take(n int) ([]value.Row, error) {
 	}
 	out := cur.rows[:n:n]
 	cur.rows = cur.rows[n:]
-	cur.scan.move(n, want)
 	if len(cur.rows) == 0 {
 		cur.rows = nil
 	}
@@ -384,23 +371,6 @@ func (c *conn) fetch(cmd *cursorCmd) (engine.Result, error) {
 		return engine.Result{}, err
 	}
 	return engine.Result{Columns: cur.cols, HasRows: true, Rows: rows, Tag: "FETCH " + strconv.Itoa(len(rows))}, nil
-}
-
-// adoptCursors makes the cursors that PL/pgSQL calls left open in the
-// transaction block cursors of the connection, as PostgreSQL's portals
-// are: FETCH reads their rows forward, CLOSE closes them, the end of the
-// transaction closes them. One whose name a cursor has is dropped.
-func (c *conn) adoptCursors() {
-	for _, k := range c.sess.TakeKeptCursors() {
-		if _, dup := c.cursors[k.Name]; dup || !c.sess.InBlock() {
-			continue
-		}
-		if c.cursors == nil {
-			c.cursors = map[string]*cursor{}
-		}
-		c.cursors[k.Name] = &cursor{name: k.Name, cols: k.Cols, rows: k.Rows, sp: c.sess.SavepointSeq(), ready: make(chan struct{}, 1),
-			info: engine.CursorInfo{Name: k.Name, Created: time.Now()}}
-	}
 }
 
 // closeCursors closes the connection's cursors: its transaction ended.

@@ -19,7 +19,7 @@ func TestCursorMove(t *testing.T) {
 		steps := []struct{ q, tag string }{
 			{`MOVE c`, "MOVE 1"},
 			{`MOVE 2 IN c`, "MOVE 2"},
-			{`MOVE FORWARD NEXT FROM c`, "MOVE 1"},
+			{`MOVE NEXT FROM c`, "MOVE 1"},
 		}
 		for _, s := range steps {
 			tag, err := c.PgConn().Exec(ctx(t), s.q).ReadAll()

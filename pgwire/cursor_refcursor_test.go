@@ -75,3 +75,24 @@ END $$`)
 		})
 	}
 }
+
+// A cursor the client declares is one a PL/pgSQL call reads, and one a
+// call opens is read by the next call, as PostgreSQL's portals.
+func TestCursorSharedWithFunctions(t *testing.T) {
+	c := connect(t, startServer(t, deltaview.Open()))
+	mustExec(t, c, `CREATE FUNCTION nx(c refcursor) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE x int;
+BEGIN
+  FETCH c INTO x;
+  RETURN x;
+END $$`)
+	mustExec(t, c, `BEGIN`)
+	mustExec(t, c, `DECLARE d CURSOR FOR SELECT g FROM generate_series(1, 3) g`)
+	if got := intRows(t, c, `SELECT nx('d')`, pgx.QueryExecModeSimpleProtocol); !slices.Equal(got, []int32{1}) {
+		t.Errorf("nx(d): %v, want [1]", got)
+	}
+	if got := intRows(t, c, `FETCH ALL FROM d`, pgx.QueryExecModeSimpleProtocol); !slices.Equal(got, []int32{2, 3}) {
+		t.Errorf("FETCH ALL: %v, want [2 3]", got)
+	}
+	mustExec(t, c, `ROLLBACK`)
+}

@@ -207,6 +207,10 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 				c.be.Send(rowDescription(cur.cols, nil))
 				return nil
 			}
+			if cols, ok := c.sess.PortalColumns(m.Name); ok && m.Name != "" {
+				c.be.Send(rowDescription(cols, nil))
+				return nil
+			}
 			return pgerr.New(pgerr.UndefinedCursor, "portal %q does not exist", m.Name)
 		}
 		ps, formats = pt.ps, pt.formats
@@ -216,6 +220,9 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 		if cur, ok := c.cursors[ps.cmd.name]; ok && ps.cmd.kind == 'F' {
 			ps.cols = cur.cols // what the client was told: checked at Execute
 			c.be.Send(rowDescription(cur.cols, formats))
+		} else if cols, ok := c.sess.PortalColumns(ps.cmd.name); ok && ps.cmd.kind == 'F' {
+			ps.cols = cols
+			c.be.Send(rowDescription(cols, formats))
 		} else {
 			c.be.Send(&pgproto3.NoData{})
 		}

@@ -32,6 +32,9 @@ func (s *Session) CurrentOf(name string) (uint32, value.Value, bool, error) {
 			return oid, tid, locked, err
 		}
 	}
+	if s.portals.Has(name) {
+		return s.portals.CurrentOf(name)
+	}
 	if s.cursors == nil {
 		return 0, value.Null, false, pgerr.New(pgerr.UndefinedCursor, "cursor %q does not exist", name)
 	}

@@ -4,10 +4,8 @@ import (
 	"slices"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
-	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/plpgsql"
 	"github.com/deltaview/deltaview/internal/sql"
-	"github.com/deltaview/deltaview/internal/value"
 )
 
 // Relations in use by the running queries of a session. The state kept
@@ -19,7 +17,7 @@ import (
 // ONLY: recorder.kids), as PostgreSQL refuses it (55006): the running
 // plan has its rows and its shape. A FOR loop's query and an open
 // cursor's stay in use while the loop runs or until CLOSE (HoldLast),
-// one a returned call left open until the statement ends (portals). It
+// which may come after the call returns (portals.go). It
 // may rename one (RENAME TO, SET SCHEMA, RENAME COLUMN), as PostgreSQL
 // lets it: the statement holds its tables by identity
 // (table_identity.go), and the relation stays in use under its new name
@@ -38,53 +36,6 @@ func (rt *plRuntime) HoldLast() func() {
 	}
 	s.active = append(s.active, r)
 	return func() { s.dropActive(r) }
-}
-
-var _ plpgsql.PortalKeeper = (*plRuntime)(nil)
-
-// KeepOpen implements plpgsql.PortalKeeper: a cursor left open by a call
-// that returned keeps its relations in use until the statement ends, or
-// the transaction block (releasePortals).
-func (rt *plRuntime) KeepOpen(release func()) {
-	rt.s.portals = append(rt.s.portals, release)
-}
-
-var _ plpgsql.CursorKeeper = (*plRuntime)(nil)
-
-// KeptCursor is a cursor a PL/pgSQL call left open in a transaction
-// block: its name, its columns and the rows it has not read, which the
-// SQL level's FETCH reads until the transaction ends.
-type KeptCursor struct {
-	Name string
-	Cols []plan.Column
-	Rows []value.Row
-}
-
-// KeepCursor implements plpgsql.CursorKeeper: outside a transaction
-// block the cursor ends with the statement, as PostgreSQL's portal ends
-// with its transaction.
-func (rt *plRuntime) KeepCursor(name string, cols []plan.Column, rows []value.Row) {
-	if rt.s.block {
-		rt.s.keptCursors = append(rt.s.keptCursors, KeptCursor{Name: name, Cols: cols, Rows: rows})
-	}
-}
-
-// TakeKeptCursors returns the cursors PL/pgSQL calls left open since the
-// last take, which the caller's SQL level keeps from now on.
-func (s *Session) TakeKeptCursors() []KeptCursor {
-	k := s.keptCursors
-	s.keptCursors = nil
-	return k
-}
-
-// releasePortals lets go of the relations of the cursors that calls left
-// open.
-func (s *Session) releasePortals() {
-	for i, release := range s.portals {
-		release()
-		s.portals[i] = nil
-	}
-	s.portals = s.portals[:0]
 }
 
 // dropActive forgets the innermost entry of r in Session.active: the

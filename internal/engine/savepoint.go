@@ -144,6 +144,7 @@ func (s *Session) rollbackTo(i int) {
 	if s.rolledBack == 0 || sp.seq < s.rolledBack {
 		s.rolledBack = sp.seq
 	}
+	s.portals.CloseFrom(int(sp.seq))
 	s.failed = false
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/plpgsql"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -34,9 +35,6 @@ type Session struct {
 	// unnamedPortals counts the unnamed portals PL/pgSQL opened
 	// (plpgsql.PortalNamer).
 	unnamedPortals int
-	// keptCursors are the cursors PL/pgSQL calls left open in the
-	// transaction block, until the SQL level takes them.
-	keptCursors []KeptCursor
 	// conn are the addresses of the connection the session serves
 	// (connection.go).
 	conn connAddrs
@@ -73,10 +71,9 @@ type Session struct {
 	// whose relations its catalog changes may not alter
 	// (routine_inuse.go).
 	active []*recorder
-	// portals let go of the relations of cursors that returned calls
-	// left open, at the end of the statement or of its block
-	// (routine_inuse.go).
-	portals []func()
+	// portals are the open cursors of the transaction, PL/pgSQL's and
+	// DECLARE's (portals.go).
+	portals plpgsql.Portals
 
 	// prepared are the statements of SQL's PREPARE, by name (sqlprepare.go).
 	prepared map[string]*Prepared
@@ -394,6 +391,9 @@ func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 	if res, ok, err := s.execOwned(st); ok {
 		return res, err
 	}
+	if res, ok, err := s.execCursorStmt(st); ok {
+		return res, err
+	}
 	s.activityStart(st.SQL)
 	defer s.activityEnd()
 	return s.do(func() (sql.Bound, *recorder, error) {
@@ -616,8 +616,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (_ Result, err error) {
 			err = s.visibleFailingRow(err, b)
 		}
 		s.stmt, s.rec = nil, nil
-		if outermost && !s.block && len(s.portals) > 0 {
-			s.releasePortals()
+		if outermost && !s.block {
+			s.closePortals() // the statement was its transaction
 		}
 	}()
 	switch b := b.(type) {
@@ -1119,9 +1119,8 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 func (s *Session) endTx(commit bool) (_ []string, err error) {
 	defer func() { s.e.xacts.ended(commit && err == nil) }()
 	s.block, s.failed, s.snapped = false, false, false
-	s.keptCursors = nil // the cursors PL/pgSQL left open end with the transaction
-	if len(s.portals) > 0 && s.stmt == nil {
-		s.releasePortals()
+	if s.stmt == nil {
+		s.closePortals() // the cursors end with the transaction
 	}
 	s.cons = conModes{}
 	s.fresh = nil

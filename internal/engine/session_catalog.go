@@ -103,11 +103,14 @@ type CursorLister interface {
 // cursorRows are pg_cursors' rows: the cursors of the session's server,
 // by name.
 func (s *Session) cursorRows() []value.Row {
-	l, ok := s.cursors.(CursorLister)
-	if !ok {
-		return nil
+	var cs []CursorInfo
+	if l, ok := s.cursors.(CursorLister); ok {
+		cs = l.Cursors()
 	}
-	cs := l.Cursors()
+	for _, p := range s.portals.List() {
+		cs = append(cs, CursorInfo{Name: p.Name, Statement: p.Text, Scrollable: p.Scroll, Binary: p.Binary,
+			Created: time.UnixMicro(p.Created + pgEpochMicros)})
+	}
 	slices.SortFunc(cs, func(a, b CursorInfo) int {
 		if a.Name < b.Name {
 			return -1

@@ -71,10 +71,16 @@ func (c *call) CurrentOf(name string) (uint32, value.Value, bool, error) {
 	if v := c.fr.find("", name); v != nil && !v.v.IsNull() && (v.t.Kind.IsString() || v.t.Kind == value.RefCursor) {
 		portal = v.v.String()
 	}
-	cur := c.cursors[portal]
+	cur := c.cursors.m[portal]
 	if cur == nil {
 		return 0, value.Null, false, pgerr.New(pgerr.UndefinedCursor, "cursor %q does not exist", portal)
 	}
+	return cur.currentOf(portal)
+}
+
+// currentOf is the table, the ctid and the lock of the row the cursor
+// named portal stands on.
+func (cur *cursor) currentOf(portal string) (uint32, value.Value, bool, error) {
 	if cur.pos < 1 || cur.pos > int64(len(cur.res.Rows)) {
 		return 0, value.Null, false, pgerr.New(pgerr.InvalidCursorState, "cursor %q is not positioned on a row", portal)
 	}

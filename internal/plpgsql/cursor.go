@@ -13,9 +13,9 @@ import (
 // MOVE walk them as PostgreSQL's portal does, CLOSE forgets them. A bound
 // cursor (c CURSOR [(args)] FOR query) is named after its variable; an
 // unbound one (c refcursor) gets "<unnamed portal n>" at OPEN when NULL.
-// Cursors live until the call returns: a refcursor returned is a name
-// only, unless the Runtime keeps the cursors left open (CursorKeeper)
-// for the SQL level's FETCH.
+// Cursors live in the session's Portals when the Runtime keeps them
+// (PortalTable), until CLOSE or the transaction's end; otherwise until
+// the call returns: a refcursor returned is then a name only.
 
 // Cursor options of PostgreSQL's grammar (cursor_options).
 const (
@@ -79,6 +79,13 @@ type cursor struct {
 	res      *Result
 	pos      int64
 	noScroll bool
+	scroll   bool // SCROLL, which pg_cursors shows
+	binary   bool // BINARY, which pg_cursors shows
+	// depth and created are what the session said of it when it was
+	// opened (Opener); text is its statement (Portal.Text).
+	depth   int
+	created int64
+	text    string
 	// oids and tids are the table and the ctid of each row of a simply
 	// updatable scan (currentof.go), nil for another query; a scan of a
 	// table with inheritance children reads rows of several tables.
@@ -92,26 +99,14 @@ type cursor struct {
 
 // close forgets the open cursor name, letting go of its relations.
 func (c *call) close(name string) {
-	if cur := c.cursors[name]; cur != nil && cur.release != nil {
-		cur.release()
-	}
-	delete(c.cursors, name)
+	c.cursors.remove(name)
 }
 
-// closeAll closes the cursors still open when the call returns; a
-// PortalKeeper keeps their relations in use until the transaction ends.
+// closeAll closes the cursors still open when the call returns, unless
+// the session keeps them (PortalTable) until its transaction ends.
 func (c *call) closeAll() {
-	pk, _ := c.rt.(PortalKeeper)
-	ck, _ := c.rt.(CursorKeeper)
-	for name, cur := range c.cursors {
-		if ck != nil {
-			ck.KeepCursor(name, cur.res.Cols, cur.res.Rows[min(max(cur.pos, 0), int64(len(cur.res.Rows))):])
-		}
-		if pk != nil && cur.release != nil {
-			pk.KeepOpen(cur.release)
-			cur.release = nil
-		}
-		c.close(name)
+	if !c.shared {
+		c.cursors.CloseAll()
 	}
 }
 
@@ -146,7 +141,7 @@ func (c *call) open(s *openStmt) error {
 	if err != nil {
 		return err
 	}
-	if c.cursors[name] != nil {
+	if c.cursors.Has(name) {
 		return pgerr.New("42P03", "cursor %q already in use", name)
 	}
 	opts := s.options
@@ -168,10 +163,18 @@ func (c *call) open(s *openStmt) error {
 	if err != nil {
 		return err
 	}
-	if c.cursors == nil {
-		c.cursors = map[string]*cursor{}
+	cur := &cursor{res: res, noScroll: opts&cursorNoScroll != 0, scroll: opts&cursorScroll != 0}
+	if o, ok := c.rt.(Opener); ok {
+		cur.depth, cur.created = o.OpenMark()
 	}
-	cur := &cursor{res: res, noScroll: opts&cursorNoScroll != 0}
+	switch {
+	case s.query != nil:
+		cur.text = s.query.text
+	case s.dyn != nil:
+		cur.text = c.dynText
+	case c.f.datums[s.curvar].cursor != nil:
+		cur.text = c.f.datums[s.curvar].cursor.query.text
+	}
 	if scan != nil {
 		cur.oids, cur.tids, cur.locked = scan.oids, scan.tids, scan.locked
 	}
@@ -180,7 +183,7 @@ func (c *call) open(s *openStmt) error {
 		// keeps them.
 		cur.release = h.HoldLast()
 	}
-	c.cursors[name] = cur
+	c.cursors.put(name, cur)
 	return nil
 }
 
@@ -223,7 +226,7 @@ func (c *call) openCursor(dno int) (string, *cursor, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	cur := c.cursors[name]
+	cur := c.cursors.m[name]
 	if cur == nil {
 		return "", nil, pgerr.New("34000", "cursor %q does not exist", name)
 	}

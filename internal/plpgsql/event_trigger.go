@@ -9,7 +9,7 @@ import (
 // reads as TG_EVENT and TG_TAG. Its end, or a RETURN, ends it: an event
 // trigger returns nothing.
 func (f *Func) CallEventTrigger(rt Runtime, event, tag string) error {
-	c := &call{f: f, rt: rt, vars: make([]*variable, len(f.datums)), fr: newFrame(nil, f.sig.Name)}
+	c := newCall(f, rt)
 	if f.found < len(f.datums) {
 		c.bind(f.found, &variable{name: "found", t: value.BoolType, v: value.NewBool(false)})
 	}

@@ -127,9 +127,11 @@ type call struct {
 	// caught are the errors of the exception handlers running, innermost
 	// last: what RAISE; raises again and GET STACKED DIAGNOSTICS reads.
 	caught []*pgerr.Error
-	// cursors are the open cursors, by name; portals counts the names
-	// given to unbound ones.
-	cursors map[string]*cursor
+	// cursors are the open cursors, by name: the session's when shared
+	// (PortalTable), else the call's own; portals counts the names given
+	// to unbound ones.
+	cursors *Portals
+	shared  bool
 	portals int
 	// dynText is the string the last EXECUTE ran, which RETURN QUERY
 	// EXECUTE's errors name.
@@ -167,11 +169,23 @@ const (
 	ctlReturn
 )
 
+// newCall is a run of f's body on rt, its cursors the session's when rt
+// keeps them.
+func newCall(f *Func, rt Runtime) *call {
+	c := &call{f: f, rt: rt, vars: make([]*variable, len(f.datums)), fr: newFrame(nil, f.sig.Name)}
+	if pt, ok := rt.(PortalTable); ok {
+		c.cursors, c.shared = pt.Portals(), true
+	} else {
+		c.cursors = &Portals{}
+	}
+	return c
+}
+
 // Call runs the body with the input arguments args, of the parameters'
 // types: a scalar function's result, or the rows of a set-returning one
 // (or the one row of a function of OUT parameters).
 func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, error) {
-	c := &call{f: f, rt: rt, vars: make([]*variable, len(f.datums)), fr: newFrame(nil, f.sig.Name)}
+	c := newCall(f, rt)
 	c.intr, _ = rt.(Interrupter)
 	in := 0
 	for i := 0; i < f.nparams; i++ {

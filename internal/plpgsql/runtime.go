@@ -37,22 +37,6 @@ type Holder interface {
 	HoldLast() func()
 }
 
-// PortalKeeper is a Holder whose cursors outlive the call that opened
-// them, as PostgreSQL's portals last until the transaction ends: at the
-// call's end, KeepOpen is given, for each cursor left open, the function
-// that lets go of its relations.
-type PortalKeeper interface {
-	KeepOpen(release func())
-}
-
-// CursorKeeper is a Runtime that keeps the cursors a call leaves open,
-// as PostgreSQL's portals last until the transaction ends: at the call's
-// end, KeepCursor is given each one's name, columns and the rows it has
-// not read yet, which the SQL level's FETCH reads.
-type CursorKeeper interface {
-	KeepCursor(name string, cols []plan.Column, rows []value.Row)
-}
-
 // NoticeCoder is a Runtime that sends a notice with a SQLSTATE of RAISE's
 // choosing (USING ERRCODE, or a condition's name); without it such a
 // notice goes with its severity's code.

@@ -36,7 +36,7 @@ type TriggerData struct {
 // table's columns, as PostgreSQL converts it; one of another number of
 // columns is 42804.
 func (f *Func) CallTrigger(rt Runtime, td *TriggerData) (value.Row, error) {
-	c := &call{f: f, rt: rt, vars: make([]*variable, len(f.datums)), fr: newFrame(nil, f.sig.Name)}
+	c := newCall(f, rt)
 	if f.found < len(f.datums) {
 		c.bind(f.found, &variable{name: "found", t: value.BoolType, v: value.NewBool(false)})
 	}

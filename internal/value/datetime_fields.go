@@ -514,7 +514,10 @@ func intervalTrunc(u, field string, v Value) (Value, error) {
 // calendar ("1 year 2 mons 3 days"), borrowing from the next larger field
 // as PostgreSQL's timestamp_age does.
 func Age(a, b Value) (Value, error) {
-	if !tsIsFinite(a.n) || !tsIsFinite(b.n) {
+	// PostgreSQL splits +infinity into fields as the largest number of
+	// microseconds it is (294277-01-09 04:00:54.775807); -infinity's
+	// fields are out of its range.
+	if a.n == TimestampNegInfinity || b.n == TimestampNegInfinity {
 		return Null, pgerr.New(pgerr.DatetimeOverflow, "timestamp out of range")
 	}
 	f1, f2 := splitTimestamp(a.n), splitTimestamp(b.n)

@@ -346,8 +346,12 @@ func FormatZone(v Value, format string, z Zone) (Value, error) {
 // AgeZone is age(a, b) of two timestamptz in z: the difference of their
 // wall-clock times on the calendar.
 func AgeZone(a, b Value, z Zone) (Value, error) {
-	if z.IsUTC() || !tsIsFinite(a.n) || !tsIsFinite(b.n) {
+	if z.IsUTC() {
 		return Age(a, b)
+	}
+	if !tsIsFinite(a.n) || !tsIsFinite(b.n) {
+		// Infinity's fields in a zone: not done.
+		return Null, pgerr.New(pgerr.DatetimeOverflow, "timestamp out of range")
 	}
 	la, _ := z.local(a.n)
 	lb, _ := z.local(b.n)
