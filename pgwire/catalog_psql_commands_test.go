@@ -30,3 +30,11 @@ COMMENT ON FUNCTION f(int) IS 'adds one';
 	comparePsqlAs(t, "CREATE ROLE deltaview SUPERUSER LOGIN PASSWORD 'psql-commands';\nSET ROLE deltaview;\n"+script,
 		"DO $$ BEGIN CREATE ROLE deltaview SUPERUSER LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$;\nSET ROLE deltaview;\n"+script, cmds)
 }
+
+// TestPsqlDescribeBuiltinDescriptions compares, through deltaview and
+// PostgreSQL, psql's lists of built-in aggregates, operators and
+// functions, whose Description columns are PostgreSQL's descriptions of
+// them.
+func TestPsqlDescribeBuiltinDescriptions(t *testing.T) {
+	comparePsql(t, "", []string{`\daS sum`, `\daS count`, `\doS+ ||`, `\dfS lower`})
+}

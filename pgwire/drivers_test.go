@@ -141,7 +141,8 @@ func runJDBC(t *testing.T, name string) string {
 // what it prints against PostgreSQL 15. ResultSetMetaData names the table
 // of a column taken from one (and so whether it is nullable or serial),
 // {? = call f(?)} sends the result's OUT parameter declared void, which
-// the call's arguments leave out.
+// the call's arguments leave out; a built-in function's REMARKS are
+// PostgreSQL's description of it.
 func TestJDBCMetadata(t *testing.T) {
 	got := runJDBC(t, "JdbcMetadata.java")
 	want := `meta a name=a table=jm auto=true nullable=0
@@ -169,6 +170,9 @@ privileges jm deltaview TRUNCATE YES
 privileges jm deltaview UPDATE YES
 schemas pg_catalog
 schemas public
+remarks upper_3849 upper bound of range
+remarks upper_4236 upper bound of multirange
+remarks upper_871 uppercase
 `
 	if got != want {
 		t.Errorf("JDBC client printed\n%s\nwant (PostgreSQL's)\n%s", got, want)

@@ -130,7 +130,28 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		args, formats = old.args[:0], old.formats[:0]
 	}
 	args = append(args, make([]value.Value, len(types))...)
+	var regs []value.Kind
+	if ps.p != nil && ps.cmd == nil {
+		regs = ps.p.ParamRegKinds()
+	}
 	for i, t := range types {
+		if i < len(regs) && regs[i] != value.Unknown {
+			// $1::regtype, told of as regtype (or declared so): the text
+			// the cast reads is the name, or a binary value's oid.
+			f, dt := formatOf(m.ParameterFormatCodes, i), t
+			if f == 1 {
+				dt = value.OidType
+			}
+			v, err := pgbinary.DecodeParam(m.Parameters[i], f, dt, i+1)
+			if err != nil {
+				return err
+			}
+			if f == 1 && !v.IsNull() {
+				v = value.NewText(value.Text, v.String())
+			}
+			args[i] = v
+			continue
+		}
 		// A parameter the client declared a type for is of that type
 		// (declareParams); one whose declared oid names a type the
 		// statement bound otherwise is read in the declared type and
@@ -185,11 +206,14 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 		}
 		var oids []uint32
 		if ps.p != nil && ps.cmd == nil {
-			doms := ps.p.ParamDomainOIDs()
+			doms, regs := ps.p.ParamDomainOIDs(), ps.p.ParamRegKinds()
 			for i, t := range ps.p.ParamTypes() {
 				oid := pgbinary.TypeOID(t)
 				if i < len(doms) && doms[i] != 0 {
 					oid = doms[i] // of a domain, which t is the base type of
+				}
+				if i < len(regs) && regs[i] != value.Unknown {
+					oid = pgbinary.TypeOID(value.Type{Kind: regs[i], Mod: -1})
 				}
 				if i < len(ps.declared) && ps.declared[i] != 0 && ps.declared[i] != oidUnknown {
 					oid = ps.declared[i]

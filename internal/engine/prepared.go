@@ -24,6 +24,9 @@ type Prepared struct {
 	// domains are the last binding's parameters declared of a domain
 	// (CheckArgs).
 	domains []expr.ParamSlot
+	// regs are, by parameter, the reg* types of the last binding's
+	// parameters cast to one (expr.ParamSlot's Reg); nil when none is.
+	regs    []value.Kind
 	cols    []plan.Column
 	hasRows bool // the statement returns a result set: cols describe it
 	free    []*binding
@@ -104,15 +107,22 @@ func (e *Engine) bindPrepared(p *Prepared, s *Session) (*binding, error) {
 	}
 	types := make([]value.Type, len(ps))
 	var domains []expr.ParamSlot
+	var regs []value.Kind
 	for i, s := range ps {
 		types[i] = s.T
+		if s.Reg != value.Unknown {
+			if regs == nil {
+				regs = make([]value.Kind, len(ps))
+			}
+			regs[i] = s.Reg
+		}
 		if s.Domain != nil {
 			domains = append(domains, expr.ParamSlot{N: s.N, T: s.T, Domain: s.Domain})
 		}
 	}
 	cols, hasRows := resultColumns(b)
 	p.mu.Lock()
-	p.types, p.domains = types, domains
+	p.types, p.domains, p.regs = types, domains, regs
 	p.cols, p.hasRows = cols, hasRows
 	p.mu.Unlock()
 	return &binding{bound: b, params: ps, rec: rec, gen: e.catalogGen, ns: ns}, nil

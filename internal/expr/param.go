@@ -19,6 +19,11 @@ type ParamSlot struct {
 	// p(posint)): T is its base type, and a value set must pass its
 	// checks.
 	Domain *Domain
+	// Reg is the reg* type of a parameter cast to one ($1::regtype): T
+	// is text, the object's name or its oid, which the cast looks up
+	// when the statement runs; a client is told the parameter is of Reg,
+	// as PostgreSQL tells it.
+	Reg value.Kind
 }
 
 // Param reads a parameter's slot. T is the type the use was bound with:

@@ -112,7 +112,7 @@ func (e *Error) Error() string { return e.Message }
 
 // New returns an error with code and a formatted message.
 func New(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: code, Message: sprintf(format, args...)}
 }
 
 // At returns a copy of e positioned at the 0-based byte offset off of the
@@ -129,14 +129,14 @@ func (e *Error) At(sql string, off int) *Error {
 // WithHint returns a copy of e with a hint.
 func (e *Error) WithHint(format string, args ...any) *Error {
 	c := *e
-	c.Hint = fmt.Sprintf(format, args...)
+	c.Hint = sprintf(format, args...)
 	return &c
 }
 
 // WithDetail returns a copy of e with a detail.
 func (e *Error) WithDetail(format string, args ...any) *Error {
 	c := *e
-	c.Detail = fmt.Sprintf(format, args...)
+	c.Detail = sprintf(format, args...)
 	return &c
 }
 

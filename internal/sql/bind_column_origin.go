@@ -11,7 +11,8 @@ import (
 // straight: a reference to the column, through subqueries, WITH queries
 // and the merged columns of joins, as PostgreSQL's parser marks a target
 // list's origins (markTargetListOrigins) for RowDescription. The zero
-// Origin is none: an expression's, a set operation's, a function's.
+// Origin is none: an expression's, a set operation's, a function's. Col
+// is the column's attnum less one: a system column's is negative.
 type Origin struct {
 	Rel string
 	Col int
@@ -20,9 +21,11 @@ type Origin struct {
 // source is the table column c is taken from.
 func (c *scopeCol) source() Origin {
 	switch {
-	case c.outer || c.system:
-		return Origin{} // (PostgreSQL's attnum of a system column is not kept)
-	case c.origin != "" && c.originCol >= 0:
+	case c.outer:
+		return Origin{}
+	case c.system && c.origin != "":
+		return Origin{Rel: c.origin, Col: c.originCol} // a negative attnum
+	case c.origin != "" && c.originCol >= 0 && !c.system:
 		return Origin{Rel: c.origin, Col: c.originCol}
 	}
 	return c.src

@@ -59,7 +59,7 @@ func (b *binder) bindRows(rel *Relation, alias string, from []*pg_query.Node, wh
 		input = &plan.Filter{Input: input, Pred: b.partTarget}
 	}
 	if oid, ok := b.systemColumnsOf(rel); ok {
-		input, sc = targetSystemColumns(input, sc, alias, oid)
+		input, sc = targetSystemColumns(input, sc, alias, rel.Name, oid)
 	}
 	fromAt := len(sc.cols) // where the FROM items' columns start
 	var fromCols []scopeCol

@@ -57,11 +57,13 @@ func (b *binder) regCast(e expr.Expr, k value.Kind, c *pg_query.TypeCast) (expr.
 	if p := untypedParam(e); p != nil {
 		// $1::regtype: the parameter is the name, read as text (and
 		// named in the catalog when the statement runs; PostgreSQL's
-		// parameter is of the reg* type, which its input names).
+		// parameter is of the reg* type, which its input names: the
+		// slot's Reg, which clients are told).
 		var err error
 		if e, err = expr.Coerce(e, value.TextType, true); err != nil {
 			return nil, err
 		}
+		p.Reg = k
 	}
 	from := e.Type().Kind
 	in := regIn(sc, k, from)

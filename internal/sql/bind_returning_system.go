@@ -66,8 +66,8 @@ func (b *binder) returningSystemColumns(rel *Relation, alias string, sc *scope, 
 		}
 	}
 	rs := &ReturnSystem{OID: oid, Width: len(sc.cols), Part: rel.TableOID}
-	for _, c := range plan.SystemColumns {
-		out.cols = append(out.cols, scopeCol{qual: alias, name: c.Name, typ: c.Type, system: true})
+	for i := range plan.SystemColumns {
+		out.cols = append(out.cols, systemScopeCol(alias, rel.Name, i))
 	}
 	out.star = sc.starCols()
 	return out, rs

@@ -463,7 +463,8 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	var rowType value.Type
 	var keyed *keyedRel
 	seq := false
-	sysFrom := 0 // the first system column, when there are
+	sysFrom := 0    // the first system column, when there are
+	sysOrigin := "" // the table the system columns are of (not a view)
 	var cteUnreg []bool
 	var cteOrigins []Origin
 	origin, nOrigin := "", 0 // the table the columns come from (RefLog)
@@ -551,7 +552,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 				part = rel
 			}
 			if sp, ok := b.withSystemColumns(rel); ok {
-				p, sysFrom = b.partitionSystemColumns(sp, p, part), len(rel.Cols)
+				p, sysFrom, sysOrigin = b.partitionSystemColumns(sp, p, part), len(rel.Cols), origin
 			}
 			if rv.Inh && len(rel.Inherit) > 0 {
 				p = b.inheritScan(rel, p, sysFrom > 0)
@@ -559,7 +560,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			if rel.Security != nil {
 				sc := rowScope(rel.Name, rowType, p.Columns())
 				if sysFrom > 0 {
-					b.markSystemColumns(sc, sysFrom)
+					b.markSystemColumns(sc, sysFrom, sysOrigin)
 				}
 				var err error
 				if p, err = b.secureScan(rel, p, sc, rv.Location); err != nil {
@@ -584,7 +585,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		}
 	}
 	if sysFrom > 0 {
-		b.markSystemColumns(sc, sysFrom)
+		b.markSystemColumns(sc, sysFrom, sysOrigin)
 	}
 	sc.deriveCollations(p)
 	sc.markUnregistered(cteUnreg)

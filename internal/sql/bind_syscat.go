@@ -64,7 +64,8 @@ func (b *binder) bindSystemRelation(rv *pg_query.RangeVar, rel *Relation) (plan.
 		sc.cols[i].src = Origin{Rel: rel.Name, Col: i}
 	}
 	if sys {
-		b.markSystemColumns(sc, len(rel.Cols))
+		b.markSystemColumns(sc, len(rel.Cols), "")
+		sc.cols[len(rel.Cols)].src = Origin{Rel: rel.Name, Col: systemScopeCol("", "", plan.RowSystemColumns).originCol}
 	}
 	return p, sc, nil
 }

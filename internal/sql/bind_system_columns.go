@@ -101,9 +101,10 @@ func (b *binder) systemColumnsOf(rel *Relation) (uint32, bool) {
 }
 
 // targetSystemColumns adds the system columns of an UPDATE's or a
-// DELETE's table to the rows of its plan.Target, in, whose last column is
-// the row id, computed from it, and to their scope sc under alias.
-func targetSystemColumns(in plan.Node, sc *scope, alias string, oid uint32) (plan.Node, *scope) {
+// DELETE's table, origin, to the rows of its plan.Target, in, whose last
+// column is the row id, computed from it, and to their scope sc under
+// alias.
+func targetSystemColumns(in plan.Node, sc *scope, alias, origin string, oid uint32) (plan.Node, *scope) {
 	cols := in.Columns()
 	id := &expr.Col{Idx: len(cols) - 1, T: value.Int8Type, Name: "?id?"}
 	exprs := make([]expr.Expr, 0, len(cols)+len(plan.SystemColumns))
@@ -119,19 +120,32 @@ func targetSystemColumns(in plan.Node, sc *scope, alias string, oid uint32) (pla
 			Eval: func(a []value.Value) (value.Value, error) { return plan.SystemValues(uint64(a[0].Int()))[i], nil }}
 		exprs = append(exprs, &expr.Func{Def: def, Args: []expr.Expr{id}, T: c.Type})
 	}
-	for _, c := range plan.SystemColumns {
-		sc.cols = append(sc.cols, scopeCol{qual: alias, name: c.Name, typ: c.Type, system: true})
+	for i := range plan.SystemColumns {
+		sc.cols = append(sc.cols, systemScopeCol(alias, origin, i))
 	}
 	return &plan.Project{Input: in, Exprs: exprs, Cols: append(append([]plan.Column{}, cols...), plan.SystemColumns...)}, sc
 }
 
+// systemScopeCol is the scope column of table rel's i-th system column
+// (plan.SystemColumns) under alias. Its origin is the table, at the
+// column's attnum (ctid -1 … tableoid -6), which RowDescription names as
+// PostgreSQL's does.
+func systemScopeCol(alias, rel string, i int) scopeCol {
+	c := plan.SystemColumns[i]
+	return scopeCol{qual: alias, name: c.Name, typ: c.Type, system: true, origin: rel, originCol: -i - 2}
+}
+
 // markSystemColumns marks the system columns at the end of sc, of a scan
-// withSystemColumns made over a table of n columns.
-func (b *binder) markSystemColumns(sc *scope, n int) {
+// withSystemColumns made over a table of n columns, table: their origin,
+// empty for a view's.
+func (b *binder) markSystemColumns(sc *scope, n int, table string) {
 	sc.star = sc.starCols()[:n]
 	for i := n; i < len(sc.cols); i++ {
 		c := &sc.cols[i]
 		c.system = true
 		c.viewRefused = b.forView && i < len(sc.cols)-1
+		if table != "" && i-n < len(plan.SystemColumns) {
+			c.origin, c.originCol = table, systemScopeCol("", table, i-n).originCol
+		}
 	}
 }

@@ -77,6 +77,7 @@ public class JdbcMetadata {
             step("columns", () -> rows("columns", md.getFunctionColumns(null, "public", "jm%", "%"), "FUNCTION_NAME", "COLUMN_NAME", "COLUMN_TYPE", "TYPE_NAME", "ORDINAL_POSITION"));
             step("privileges", () -> rows("privileges", md.getTablePrivileges(null, "public", "jm"), "TABLE_NAME", "GRANTEE", "PRIVILEGE", "IS_GRANTABLE"));
             step("schemas", () -> rows("schemas", md.getSchemas(null, "p%"), "TABLE_SCHEM"));
+            step("remarks", () -> rows("remarks", md.getFunctions(null, "pg_catalog", "upper"), "SPECIFIC_NAME", "REMARKS"));
         }
     }
 }
