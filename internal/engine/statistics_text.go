@@ -117,4 +117,3 @@ func (e *Engine) relNameIn(path []string, key string) string {
 	}
 	return expr.QuoteIdent(schema) + "." + expr.QuoteIdent(name)
 }
-

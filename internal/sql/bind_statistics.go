@@ -87,8 +87,25 @@ func lastName(names []*pg_query.Node) string {
 	return names[len(names)-1].GetString_().GetSval()
 }
 
+// statsName is the name of a statistics object a statement names:
+// statistics objects are kept in schema public here, and a name of
+// another schema is refused rather than taken as public's.
+func (b *binder) statsName(names []*pg_query.Node) (string, error) {
+	if len(names) >= 2 {
+		if schema := names[len(names)-2].GetString_().GetSval(); schema != "public" {
+			return "", b.refuse(-1, "statistics objects in schema %q are not supported", schema).
+				WithHint("statistics objects are kept in schema public")
+		}
+	}
+	return lastName(names), nil
+}
+
 func (b *binder) bindCreateStatistics(cs *pg_query.CreateStatsStmt) (Bound, error) {
-	out := &CreateStatistics{Name: lastName(cs.Defnames), IfNotExists: cs.IfNotExists}
+	name, err := b.statsName(cs.Defnames)
+	if err != nil {
+		return nil, err
+	}
+	out := &CreateStatistics{Name: name, IfNotExists: cs.IfNotExists}
 	if out.Name == "" {
 		// A name is required in PostgreSQL 15.
 		return nil, pgerr.New(pgerr.SyntaxError, `syntax error at or near "ON"`)
@@ -236,13 +253,21 @@ func statsOrderable(t value.Type) bool {
 func (b *binder) bindDropStatistics(ds *pg_query.DropStmt) (Bound, error) {
 	out := &DropStatistics{IfExists: ds.MissingOk}
 	for _, o := range ds.Objects {
-		out.Names = append(out.Names, lastName(o.GetList().GetItems()))
+		name, err := b.statsName(o.GetList().GetItems())
+		if err != nil {
+			return nil, err
+		}
+		out.Names = append(out.Names, name)
 	}
 	return out, nil
 }
 
 func (b *binder) bindAlterStatistics(as *pg_query.AlterStatsStmt) (Bound, error) {
-	out := &AlterStatistics{Name: lastName(as.Defnames), IfExists: as.MissingOk, Target: -1}
+	name, err := b.statsName(as.Defnames)
+	if err != nil {
+		return nil, err
+	}
+	out := &AlterStatistics{Name: name, IfExists: as.MissingOk, Target: -1}
 	if as.Stxstattarget != nil {
 		if i := as.Stxstattarget.GetInteger(); i != nil {
 			out.Target = int(i.Ival)
