@@ -37,6 +37,8 @@ const (
 	pgPolicyOID   = 3256
 	pgAuthidOID   = 1260
 	pgDatabaseOID = 1262
+	// pgStatisticExtOID is pg_statistic_ext's.
+	pgStatisticExtOID = 3381
 )
 
 func commentKey(class, name string) string { return class + commentSep + name }
@@ -83,6 +85,11 @@ func (e *Engine) commentObject(c *sql.Comment) (string, string, error) {
 		key = commentKey("extension", c.Object)
 		if _, _, ok := o.commentOID(key, ""); !ok {
 			return "", "", pgerr.New(pgerr.UndefinedObject, "extension %q does not exist", c.Object)
+		}
+	case sql.CommentStatistics:
+		key = commentKey("statistics", c.Object)
+		if e.stats[c.Object] == nil {
+			return "", "", pgerr.New(pgerr.UndefinedObject, "statistics object %q does not exist", c.Object)
 		}
 	case sql.CommentFunction, sql.CommentProcedure, sql.CommentAggregate:
 		sig, err := e.commentRoutine(c)
@@ -200,6 +207,10 @@ func (o *catalogObjects) commentOID(key, col string) (classOID, oid uint32, ok b
 			if x.x.Name == name {
 				return pgExtensionOID, x.oid, true
 			}
+		}
+	case "statistics":
+		if e.stats[name] != nil {
+			return pgStatisticExtOID, objectOID("statistic_ext", name), true
 		}
 	case "domconstraint":
 		if d, ok := e.domains.byName[name]; ok && domainHasCheck(d, col) {

@@ -162,11 +162,14 @@ func (e *Engine) likeStatistics(src *table, ct *sql.CreateTable) error {
 		for _, c := range st.cols {
 			base += "_" + c
 		}
+		for range st.exprs {
+			base += "_expr" // PostgreSQL's name for an expression
+		}
 		next := base + "_stat"
 		for i := 1; e.stats[next] != nil; i++ {
 			next = fmt.Sprintf("%s_stat%d", base, i)
 		}
-		if _, err := e.createStatistics(&sql.CreateStatistics{Name: next, Table: ct.Name, Kinds: st.kinds, Cols: st.cols}, ""); err != nil {
+		if _, err := e.createStatistics(&sql.CreateStatistics{Name: next, Table: ct.Name, Kinds: st.kinds, Cols: st.cols, Exprs: st.exprs}, ""); err != nil {
 			return err
 		}
 	}

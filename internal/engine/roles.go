@@ -445,6 +445,8 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 			return s.mustOwnRel(b.Relation, "relation")
 		case sql.CommentConstraint, sql.CommentTrigger, sql.CommentRule, sql.CommentPolicy:
 			return s.mustOwnRel(b.Object, "relation") // the relation whose Member it is
+		case sql.CommentStatistics:
+			return s.mustOwnStats(b.Object)
 		}
 		return s.mustBeSuperuser("comment on this object")
 	case *sql.CreateEventTrigger:

@@ -398,6 +398,12 @@ func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 	defer s.activityEnd()
 	return s.do(func() (sql.Bound, *recorder, error) {
 		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity(), session: s}
+		if !s.restoring {
+			// A file's CREATE TABLE text may write its columns' storage.
+			if err := sql.Storage15Syntax(st); err != nil {
+				return nil, rec, err
+			}
+		}
 		b, err := s.bindStmt(rec, st)
 		return b, rec, err
 	})

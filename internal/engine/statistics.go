@@ -19,12 +19,14 @@ import (
 // statsKey gives it among the relations (statistics objects have names of
 // their own in PostgreSQL).
 
-// statsObject is a statistics object: its table, columns by name, kinds
-// (pg_statistic_ext.stxkind's letters) and target (-1 for the default).
+// statsObject is a statistics object: its table, columns by name,
+// expressions' texts, kinds (pg_statistic_ext.stxkind's letters) and
+// target (-1 for the default).
 type statsObject struct {
 	name, table string
 	owner       string // "" for the built-in superuser (statistics_owner.go)
 	cols        []string
+	exprs       []string
 	kinds       string
 	target      int
 }
@@ -37,14 +39,21 @@ func statsKey(name string) string { return "pg_statistic_ext/" + name }
 // sql is the statement that makes the object as it is now.
 func (st *statsObject) sql() string {
 	kinds := make([]string, 0, 3)
-	for _, k := range st.kinds {
+	for _, k := range strings.TrimSuffix(st.kinds, "e") {
 		kinds = append(kinds, map[rune]string{'d': "ndistinct", 'f': "dependencies", 'm': "mcv"}[k])
 	}
-	cols := make([]string, len(st.cols))
-	for i, c := range st.cols {
-		cols[i] = expr.QuoteIdent(c)
+	cols := make([]string, 0, len(st.cols)+len(st.exprs))
+	for _, c := range st.cols {
+		cols = append(cols, expr.QuoteIdent(c))
 	}
-	text := fmt.Sprintf("CREATE STATISTICS %s (%s) ON %s FROM %s", expr.QuoteIdent(st.name), strings.Join(kinds, ", "),
+	for _, x := range st.exprs {
+		cols = append(cols, "("+x+")")
+	}
+	list := ""
+	if len(kinds) > 0 { // none on one expression
+		list = " (" + strings.Join(kinds, ", ") + ")"
+	}
+	text := fmt.Sprintf("CREATE STATISTICS %s%s ON %s FROM %s", expr.QuoteIdent(st.name), list,
 		strings.Join(cols, ", "), expr.QuoteIdent(st.table))
 	if st.target >= 0 {
 		text += fmt.Sprintf(";\nALTER STATISTICS %s SET STATISTICS %d", expr.QuoteIdent(st.name), st.target)
@@ -87,7 +96,7 @@ func (e *Engine) createStatistics(cs *sql.CreateStatistics, owner string) (Resul
 	if e.tables[cs.Table] == nil && e.views[cs.Table] == nil && e.unpopulated[cs.Table] == nil {
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", cs.Table)
 	}
-	st := &statsObject{name: cs.Name, table: cs.Table, owner: owner, cols: cs.Cols, kinds: cs.Kinds, target: -1}
+	st := &statsObject{name: cs.Name, table: cs.Table, owner: owner, cols: cs.Cols, exprs: cs.Exprs, kinds: cs.Kinds, target: -1}
 	if err := e.storeStats("", st); err != nil {
 		return Result{}, err
 	}
@@ -155,6 +164,10 @@ func (e *Engine) alterStatistics(a *sql.AlterStatistics) (Result, error) {
 	if err := e.storeStats(st.name, &next); err != nil {
 		return Result{}, err
 	}
+	// The object keeps its comment, as PostgreSQL's keeps its oid.
+	if err := e.moveObjectComments(st.name, next.name, "statistics"); err != nil {
+		return Result{}, err
+	}
 	delete(e.stats, st.name)
 	e.stats[next.name] = &next
 	return res, nil
@@ -183,6 +196,12 @@ func (e *Engine) statsAfterAlter(t *table, a *sql.AlterTable) error {
 			}
 			next.cols[i] = a.New.Cols[now].Name
 		}
+		if keep && len(st.exprs) > 0 {
+			var err error
+			if next.exprs, keep, err = exprsAfterAlter(t, a, st.exprs); err != nil {
+				return err
+			}
+		}
 		if !keep {
 			if err := e.storeStats(name, nil); err != nil {
 				return err
@@ -190,7 +209,7 @@ func (e *Engine) statsAfterAlter(t *table, a *sql.AlterTable) error {
 			delete(e.stats, name)
 			continue
 		}
-		if next.table != st.table || !slices.Equal(next.cols, st.cols) {
+		if next.table != st.table || !slices.Equal(next.cols, st.cols) || !slices.Equal(next.exprs, st.exprs) {
 			if err := e.storeStats(name, &next); err != nil {
 				return err
 			}
@@ -198,6 +217,30 @@ func (e *Engine) statsAfterAlter(t *table, a *sql.AlterTable) error {
 		}
 	}
 	return nil
+}
+
+// exprsAfterAlter are the texts of a statistics object's expressions
+// after ALTER TABLE a of table t (its columns renamed); keep is false
+// when one reads a column dropped, which drops the object.
+func exprsAfterAlter(t *table, a *sql.AlterTable, exprs []string) (out []string, keep bool, err error) {
+	renamed, gone := map[string]string{}, map[string]bool{}
+	for old, c := range t.cols {
+		now := slices.Index(a.Map, old)
+		switch {
+		case now < 0:
+			gone[c.Name] = true
+		case a.New.Cols[now].Name != c.Name:
+			renamed[c.Name] = a.New.Cols[now].Name
+		}
+	}
+	for _, x := range exprs {
+		text, reads, err := sql.StatsExprAfterAlter(x, renamed, gone)
+		if err != nil || reads {
+			return nil, false, err
+		}
+		out = append(out, text)
+	}
+	return out, true, nil
 }
 
 // dropStatsOf forgets the statistics objects of the relations gone; the
@@ -218,20 +261,6 @@ func (e *Engine) statsKeysOf(all map[string]bool) []string {
 		if all[e.stats[name].table] {
 			out = append(out, statsKey(name), ownerStoreName(statsKey(name)))
 		}
-	}
-	return out
-}
-
-// statsColumns are the statistics objects' columns by oid, for
-// pg_get_statisticsobjdef_columns.
-func (e *Engine) statsColumns() map[uint32]string {
-	out := make(map[uint32]string, len(e.stats))
-	for name, st := range e.stats {
-		cols := make([]string, len(st.cols))
-		for i, c := range st.cols {
-			cols[i] = expr.QuoteIdent(c)
-		}
-		out[objectOID("statistic_ext", name)] = strings.Join(cols, ", ")
 	}
 	return out
 }
@@ -264,9 +293,13 @@ func pgStatisticExt(o *catalogObjects, r *catRows) {
 		for i := range st.kinds {
 			kinds[i] = st.kinds[i : i+1]
 		}
+		var exprs any // the node tree's text is the expressions' here
+		if len(st.exprs) > 0 {
+			exprs = strings.Join(st.exprs, ", ")
+		}
 		r.add("oid", objectOID("statistic_ext", st.name), "stxrelid", RelationOID(st.table), "stxname", st.name,
 			"stxnamespace", uint32(publicOID), "stxowner", o.e.roleOID(st.ownerName()), "stxstattarget", st.target,
-			"stxkeys", strings.Join(attrs, " "), "stxkind", kinds)
+			"stxkeys", strings.Join(attrs, " "), "stxkind", kinds, "stxexprs", exprs)
 	}
 }
 
@@ -275,4 +308,5 @@ func init() {
 	name := "pg_catalog.pg_statistic_ext"
 	catalogColumns[name], catalogRowFuncs[name] = cols, pgStatisticExt
 	catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: pgStatisticExt}
+	catalogRelOIDs["pg_statistic_ext"] = pgStatisticExtOID
 }

@@ -257,7 +257,8 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		ViewDefs: map[uint32]string{}, FuncArgs: map[uint32]string{}, FuncResults: map[uint32]string{}, FuncDefs: map[uint32]string{}, FuncIdentArgs: map[uint32]string{}, Serials: map[string]map[string]string{},
 		Descriptions: o.descs, RelKinds: map[uint32]byte{}, RelCols: map[uint32][]string{}, Superusers: map[string]bool{},
 		Grants: map[uint32]map[string]uint8{}, Owners: map[uint32]uint32{}, DatabaseOID: objectOID("database", DatabaseName),
-		Size: e.relSize, DatabaseSize: e.databaseSize, StatsColumns: e.statsColumns(), Updatable: e.relUpdatable}
+		Size: e.relSize, DatabaseSize: e.databaseSize, Updatable: e.relUpdatable}
+	sc.StatsDefs, sc.StatsColumns, sc.StatsExprs = e.statsTexts(path)
 	name := func(k value.Kind, oid uint32, out, in string) {
 		if sc.Names[k] == nil {
 			sc.Names[k], sc.OIDs[k] = map[uint32]string{}, map[string]uint32{}

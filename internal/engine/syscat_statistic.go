@@ -38,10 +38,28 @@ func init() {
 	empty := func(*catalogObjects, *catRows) {}
 	for _, c := range statisticCatalogs {
 		name := "pg_catalog." + c.name
-		catalogColumns[name], catalogRowFuncs[name] = c.cols, empty
-		catalogRelations[name] = catalogRelation{cols: catalogCols(c.cols), rows: empty}
+		rows := empty
+		if c.name == "pg_stats_ext_exprs" {
+			rows = pgStatsExtExprs
+		}
+		catalogColumns[name], catalogRowFuncs[name] = c.cols, rows
+		catalogRelations[name] = catalogRelation{cols: catalogCols(c.cols), rows: rows}
 		if c.oid != 0 {
 			catalogRelOIDs[c.name] = c.oid
+		}
+	}
+}
+
+// pgStatsExtExprs lists each expression of the statistics objects, with
+// no statistics gathered: PostgreSQL's view joins them to the data
+// ANALYZE would gather (none here) with an outer join.
+func pgStatsExtExprs(o *catalogObjects, r *catRows) {
+	_, _, exprs := o.e.statsTexts(nil)
+	for _, st := range o.stats {
+		schema, table := o.e.splitKey(st.table)
+		for _, x := range exprs[objectOID("statistic_ext", st.name)] {
+			r.add("schemaname", schema, "tablename", table, "statistics_schemaname", "public", "statistics_name", st.name,
+				"statistics_owner", st.ownerName(), "expr", x)
 		}
 	}
 }

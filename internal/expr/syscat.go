@@ -119,6 +119,10 @@ type SysCatalog struct {
 	// StatsColumns are the statistics objects' columns as
 	// pg_get_statisticsobjdef_columns prints them, by the object's oid.
 	StatsColumns map[uint32]string
+	// StatsDefs are their pg_get_statisticsobjdef texts and StatsExprs
+	// their expressions' (pg_get_statisticsobjdef_expressions), by oid.
+	StatsDefs  map[uint32]string
+	StatsExprs map[uint32][]string
 }
 
 // RelSize is what a relation holds: its own bytes (a table's rows, a

@@ -34,6 +34,7 @@ const (
 	CommentRule
 	CommentPolicy
 	CommentExtension
+	CommentStatistics
 )
 
 // Comment is COMMENT ON TABLE | VIEW | MATERIALIZED VIEW | INDEX | COLUMN

@@ -16,6 +16,7 @@ var commentObjectKinds = map[pg_query.ObjectType]CommentKind{
 	pg_query.ObjectType_OBJECT_TABCONSTRAINT: CommentConstraint, pg_query.ObjectType_OBJECT_DOMCONSTRAINT: CommentDomainConstraint,
 	pg_query.ObjectType_OBJECT_TRIGGER: CommentTrigger, pg_query.ObjectType_OBJECT_RULE: CommentRule,
 	pg_query.ObjectType_OBJECT_POLICY: CommentPolicy, pg_query.ObjectType_OBJECT_EXTENSION: CommentExtension,
+	pg_query.ObjectType_OBJECT_STATISTIC_EXT: CommentStatistics,
 }
 
 // bindCommentObject binds COMMENT ON an object other than a relation or
@@ -32,6 +33,8 @@ func (b *binder) bindCommentObject(cs *pg_query.CommentStmt) (*Comment, bool, er
 		c.Object, err = b.typeObjectName(cs.Object.GetTypeName().GetNames())
 	case CommentSchema, CommentRole, CommentDatabase, CommentExtension:
 		c.Object = cs.Object.GetString_().GetSval()
+	case CommentStatistics:
+		c.Object, err = b.statsName(cs.Object.GetList().GetItems())
 	case CommentFunction, CommentProcedure, CommentAggregate:
 		c.Routine, err = b.routineRef(cs.Object.GetObjectWithArgs(), kind == CommentProcedure)
 	case CommentDomainConstraint:

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -17,6 +18,22 @@ func init() {
 	catFuncs["pg_get_statisticsobjdef_columns"] = catFunc{sigs: [][]value.Kind{{oidK}}, result: textK, strict: true,
 		eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 			return textOrNull(sc.StatsColumns, a[0]), nil
+		}}
+	catFuncs["pg_get_statisticsobjdef"] = catFunc{sigs: [][]value.Kind{{oidK}}, result: textK, strict: true,
+		eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+			return textOrNull(sc.StatsDefs, a[0]), nil
+		}}
+	catFuncs["pg_get_statisticsobjdef_expressions"] = catFunc{sigs: [][]value.Kind{{oidK}}, result: value.ArrayOf(textK), strict: true,
+		eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+			texts := sc.StatsExprs[a[0].OID()]
+			if texts == nil {
+				return value.Null, nil
+			}
+			elems := make([]value.Value, len(texts))
+			for i, t := range texts {
+				elems[i] = text(t)
+			}
+			return value.NewArray(value.ArrayOf(textK), elems), nil
 		}}
 	catFuncs["pg_statistics_obj_is_visible"] = catFunc{sigs: [][]value.Kind{{oidK}}, result: boolK, strict: true,
 		eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
@@ -34,8 +51,11 @@ type CreateStatistics struct {
 	Name, Table string
 	// Kinds are pg_statistic_ext.stxkind's letters: d (ndistinct), f
 	// (dependencies), m (mcv).
-	Kinds       string
-	Cols        []string
+	Kinds string
+	Cols  []string
+	// Exprs are the texts of its expressions (ON (a + b), …), in the
+	// order written; Kinds then holds e.
+	Exprs       []string
 	IfNotExists bool
 }
 
@@ -67,8 +87,25 @@ func lastName(names []*pg_query.Node) string {
 	return names[len(names)-1].GetString_().GetSval()
 }
 
+// statsName is the name of a statistics object a statement names:
+// statistics objects are kept in schema public here, and a name of
+// another schema is refused rather than taken as public's.
+func (b *binder) statsName(names []*pg_query.Node) (string, error) {
+	if len(names) >= 2 {
+		if schema := names[len(names)-2].GetString_().GetSval(); schema != "public" {
+			return "", b.refuse(-1, "statistics objects in schema %q are not supported", schema).
+				WithHint("statistics objects are kept in schema public")
+		}
+	}
+	return lastName(names), nil
+}
+
 func (b *binder) bindCreateStatistics(cs *pg_query.CreateStatsStmt) (Bound, error) {
-	out := &CreateStatistics{Name: lastName(cs.Defnames), IfNotExists: cs.IfNotExists}
+	name, err := b.statsName(cs.Defnames)
+	if err != nil {
+		return nil, err
+	}
+	out := &CreateStatistics{Name: name, IfNotExists: cs.IfNotExists}
 	if out.Name == "" {
 		// A name is required in PostgreSQL 15.
 		return nil, pgerr.New(pgerr.SyntaxError, `syntax error at or near "ON"`)
@@ -90,30 +127,43 @@ func (b *binder) bindCreateStatistics(cs *pg_query.CreateStatsStmt) (Bound, erro
 		return nil, pgerr.New(pgerr.WrongObjectType, "cannot define statistics for relation %q", rv.Relname).
 			WithDetail("This operation is not supported for %s.", what)
 	}
+	sc := indexScope(rv.Relname, rel)
+	var dupExpr bool
 	for _, n := range cs.Exprs {
 		el := n.GetStatsElem()
 		if el == nil {
 			continue
 		}
-		if el.Name == "" {
-			return nil, b.refuse(nodeLoc(el.Expr, -1), "statistics on expressions are not supported")
+		if len(out.Cols)+len(out.Exprs) >= 8 {
+			return nil, pgerr.New("54011", "cannot have more than 8 columns in statistics")
 		}
-		found := slices.ContainsFunc(rel.Cols, func(c plan.Column) bool { return c.Name == el.Name })
-		if !found {
-			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", el.Name)
+		name := el.Name
+		if cr := el.Expr.GetColumnRef(); name == "" && cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+			// A column in parentheses is the column, as in PostgreSQL.
+			name = cr.Fields[0].GetString_().GetSval()
 		}
-		out.Cols = append(out.Cols, el.Name)
-	}
-	if len(out.Cols) < 2 {
-		return nil, pgerr.New(pgerr.InvalidObjectDef, "extended statistics require at least 2 columns")
-	}
-	if len(out.Cols) > 8 {
-		return nil, pgerr.New("54011", "cannot have more than 8 columns in statistics")
-	}
-	for i, c := range out.Cols {
-		if slices.Contains(out.Cols[:i], c) {
-			return nil, pgerr.New(pgerr.DuplicateColumn, "duplicate column name in statistics definition")
+		if name == "" {
+			text, err := b.statsExpr(sc, el.Expr, len(cs.Exprs) > 1)
+			if err != nil {
+				return nil, err
+			}
+			dupExpr = dupExpr || slices.Contains(out.Exprs, text)
+			out.Exprs = append(out.Exprs, text)
+			continue
 		}
+		i := slices.IndexFunc(rel.Cols, func(c plan.Column) bool { return c.Name == name })
+		if i < 0 {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", name)
+		}
+		if t := rel.Cols[i].Type; !statsOrderable(t) {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "column %q cannot be used in statistics because its type %s has no default btree operator class",
+				name, formatTypeBase(t))
+		}
+		out.Cols = append(out.Cols, name)
+	}
+	single := len(out.Cols) == 0 && len(out.Exprs) == 1
+	if single && len(cs.StatTypes) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "when building statistics on a single expression, statistics kinds may not be specified")
 	}
 	var kinds []byte
 	for _, n := range cs.StatTypes {
@@ -126,24 +176,98 @@ func (b *binder) bindCreateStatistics(cs *pg_query.CreateStatsStmt) (Bound, erro
 			kinds = append(kinds, letter)
 		}
 	}
+	for i, c := range out.Cols {
+		if slices.Contains(out.Cols[:i], c) {
+			return nil, pgerr.New(pgerr.DuplicateColumn, "duplicate column name in statistics definition")
+		}
+	}
+	if dupExpr {
+		return nil, pgerr.New(pgerr.DuplicateColumn, "duplicate expression in statistics definition")
+	}
+	if len(out.Cols) < 2 && !single && len(out.Exprs) == 0 {
+		return nil, pgerr.New(pgerr.InvalidObjectDef, "extended statistics require at least 2 columns")
+	}
+	if single {
+		// Statistics on one expression are that expression's own.
+		out.Kinds = "e"
+		return out, nil
+	}
 	if len(kinds) == 0 {
 		kinds = []byte("dfm")
 	}
-	slices.SortFunc(kinds, func(x, y byte) int { return strings.IndexByte("dfm", x) - strings.IndexByte("dfm", y) })
+	if len(out.Exprs) > 0 {
+		kinds = append(kinds, 'e')
+	}
+	slices.SortFunc(kinds, func(x, y byte) int { return strings.IndexByte("dfme", x) - strings.IndexByte("dfme", y) })
 	out.Kinds = string(kinds)
 	return out, nil
+}
+
+// statsExpr binds an expression of CREATE STATISTICS over the table's
+// row, with PostgreSQL 15's errors, and returns its text. PostgreSQL 15
+// takes volatile functions there. multi is set when the object has more
+// than one element: an expression's type must then be ordered by btree.
+func (b *binder) statsExpr(sc *scope, n *pg_query.Node, multi bool) (string, error) {
+	if anySubLink(n) {
+		return "", b.stmt.errf(nodeLoc(n, -1), pgerr.FeatureNotSupported, "cannot use subquery in statistics expression")
+	}
+	e, err := b.bindExpr(sc, n)
+	if err != nil {
+		pe := *pgerr.Wrap(err)
+		if pe.Code == pgerr.FeatureNotSupported && strings.HasSuffix(pe.Message, "is only supported in FROM or in a select list") {
+			pe.Message = "set-returning functions are not allowed in statistics expressions"
+		}
+		// The calls no expression of the kind may make are named by it.
+		for _, what := range []string{"aggregate functions", "set-returning functions", "window functions"} {
+			if strings.HasPrefix(pe.Message, what+" are not allowed") || strings.HasPrefix(pe.Message, what+" are only allowed") {
+				pe.Message, pe.Hint = what+" are not allowed in statistics expressions", ""
+			}
+		}
+		return "", &pe
+	}
+	if multi && !statsOrderable(e.Type()) {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "expression cannot be used in multivariate statistics because its type %s has no default btree operator class",
+			formatTypeBase(e.Type()))
+	}
+	// Its columns are the table's, kept unqualified: the table may be
+	// renamed or moved.
+	n = proto.Clone(n).(*pg_query.Node)
+	walkNodes(n.ProtoReflect(), func(x *pg_query.Node) {
+		if cr := x.GetColumnRef(); cr != nil && len(cr.Fields) > 1 && cr.Fields[len(cr.Fields)-1].GetString_() != nil {
+			cr.Fields = cr.Fields[len(cr.Fields)-1:]
+		}
+	})
+	text, err := deparseExpr(n)
+	if err != nil {
+		return "", pgerr.New(pgerr.Internal, "cannot write a statistics expression: %v", err)
+	}
+	return text, nil
+}
+
+// statsOrderable reports whether values of type t have a default btree
+// operator class (a less-than operator), which extended statistics need.
+func statsOrderable(t value.Type) bool {
+	return !t.Kind.IsGeometric() && t.Kind != value.JSON && t.Kind != value.XML
 }
 
 func (b *binder) bindDropStatistics(ds *pg_query.DropStmt) (Bound, error) {
 	out := &DropStatistics{IfExists: ds.MissingOk}
 	for _, o := range ds.Objects {
-		out.Names = append(out.Names, lastName(o.GetList().GetItems()))
+		name, err := b.statsName(o.GetList().GetItems())
+		if err != nil {
+			return nil, err
+		}
+		out.Names = append(out.Names, name)
 	}
 	return out, nil
 }
 
 func (b *binder) bindAlterStatistics(as *pg_query.AlterStatsStmt) (Bound, error) {
-	out := &AlterStatistics{Name: lastName(as.Defnames), IfExists: as.MissingOk, Target: -1}
+	name, err := b.statsName(as.Defnames)
+	if err != nil {
+		return nil, err
+	}
+	out := &AlterStatistics{Name: name, IfExists: as.MissingOk, Target: -1}
 	if as.Stxstattarget != nil {
 		if i := as.Stxstattarget.GetInteger(); i != nil {
 			out.Target = int(i.Ival)

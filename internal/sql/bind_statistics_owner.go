@@ -18,5 +18,9 @@ func (b *binder) bindAlterStatisticsOwner(ao *pg_query.AlterOwnerStmt) (Bound, e
 	if err != nil {
 		return nil, err
 	}
-	return &AlterStatisticsOwner{Name: lastName(ao.Object.GetList().GetItems()), Owner: owner}, nil
+	name, err := b.statsName(ao.Object.GetList().GetItems())
+	if err != nil {
+		return nil, err
+	}
+	return &AlterStatisticsOwner{Name: name, Owner: owner}, nil
 }

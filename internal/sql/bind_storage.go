@@ -118,7 +118,11 @@ func (b *binder) bindStorageStmt(n *pg_query.Node) (Bound, bool, error) {
 		return st, true, err
 	case n.GetRenameStmt() != nil && n.GetRenameStmt().RenameType == pg_query.ObjectType_OBJECT_STATISTIC_EXT:
 		rs := n.GetRenameStmt()
-		return &AlterStatistics{Name: lastName(rs.Object.GetList().GetItems()), Rename: rs.Newname, IfExists: rs.MissingOk, Target: -1}, true, nil
+		name, err := b.statsName(rs.Object.GetList().GetItems())
+		if err != nil {
+			return nil, true, err
+		}
+		return &AlterStatistics{Name: name, Rename: rs.Newname, IfExists: rs.MissingOk, Target: -1}, true, nil
 	case n.GetLockStmt() != nil:
 		l := n.GetLockStmt()
 		out := &LockTable{Mode: "ACCESS EXCLUSIVE", NoWait: l.Nowait}
