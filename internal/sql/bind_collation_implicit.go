@@ -88,6 +88,9 @@ func mergeCollation(a, b collState) collState {
 // greatest and least compare under the winning collation, and fail when
 // it runs on a conflict.
 func (b *binder) implicitCollation(n *pg_query.Node, e expr.Expr) (expr.Expr, error) {
+	if err := b.sortKeyHash(n, e); err != nil {
+		return nil, err
+	}
 	switch x := e.(type) {
 	case *expr.Collate, *expr.Col, *expr.Outer, *expr.Const:
 		return e, nil
