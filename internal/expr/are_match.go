@@ -46,6 +46,8 @@ type areProg struct {
 	tree             *areSub
 	ncap             int
 	fold             bool
+	icu              bool // case mappings of an ICU collation (foldCases)
+	classes          bool // the pattern names a character class (usesClasses)
 	nlStop, nlAnchor bool
 	nids             int
 }
@@ -55,7 +57,11 @@ func compileARE(pattern string, opt areOptions) (*areProg, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &areProg{root: root, ncap: ps.ncap, fold: ps.opt.fold, nlStop: ps.opt.nlStop, nlAnchor: ps.opt.nlAnchor}
+	p := &areProg{root: root, ncap: ps.ncap, fold: ps.opt.fold, icu: opt.icu, nlStop: ps.opt.nlStop, nlAnchor: ps.opt.nlAnchor}
+	if p.fold {
+		foldCases(root, opt.icu)
+	}
+	p.classes = usesClasses(root)
 	b := &areBuilder{ps: ps}
 	p.tree = b.build(root)
 	collectCaps(p.tree)
@@ -611,7 +617,7 @@ func (r *areRun) backref(t *areSub, begin, end int) bool {
 	for p := begin; p < end; p += n {
 		for k := 0; k < n; k++ {
 			a, b := r.s[lo+k], r.s[p+k]
-			if a != b && !(r.p.fold && foldRune(a) == b) {
+			if a != b && !(r.p.fold && r.p.foldEqual(a, b)) {
 				return false
 			}
 		}

@@ -102,6 +102,7 @@ type areOptions struct {
 	quote    bool // q: the whole pattern is a literal
 	basic    bool // b
 	extended bool // e: POSIX extended, no ARE escapes
+	icu      bool // under an ICU collation: its case mappings (foldCases)
 }
 
 func (o *areOptions) set(f rune) bool {

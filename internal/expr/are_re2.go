@@ -11,11 +11,9 @@ import (
 // not: back-references, lookahead and lookbehind, \m and \M.
 func (p *areProg) re2Source() (string, bool) {
 	var sb strings.Builder
-	sb.WriteString("(?s")
-	if p.fold {
-		sb.WriteString("i")
-	}
-	sb.WriteString(")")
+	// No i: foldCases wrote the pattern's cases out, and RE2's folding
+	// is Unicode's (ſ matches s), which neither C nor ICU's is.
+	sb.WriteString("(?s)")
 	if !p.writeRE2(&sb, p.root) {
 		return "", false
 	}

@@ -38,7 +38,7 @@ func init() {
 		if err != nil {
 			return value.Null, err
 		}
-		re, err := pgRegexFor("regexp_count", rawText(a[1]), flags, false)
+		re, err := pgRegexUnder("regexp_count", rawText(a[1]), flags, false, regexICU(a))
 		if err != nil {
 			return value.Null, err
 		}
@@ -54,7 +54,7 @@ func init() {
 		if len(a) > 2 {
 			flags = rawText(a[2])
 		}
-		re, err := pgRegexFor("regexp_like", rawText(a[1]), flags, false)
+		re, err := pgRegexUnder("regexp_like", rawText(a[1]), flags, false, regexICU(a))
 		if err != nil {
 			return value.Null, err
 		}
@@ -74,7 +74,7 @@ func init() {
 		if err != nil {
 			return value.Null, err
 		}
-		re, err := pgRegexFor("regexp_instr", rawText(a[1]), flags, false)
+		re, err := pgRegexUnder("regexp_instr", rawText(a[1]), flags, false, regexICU(a))
 		if err != nil {
 			return value.Null, err
 		}
@@ -103,7 +103,7 @@ func init() {
 		if err != nil {
 			return value.Null, err
 		}
-		re, err := pgRegexFor("regexp_substr", rawText(a[1]), flags, false)
+		re, err := pgRegexUnder("regexp_substr", rawText(a[1]), flags, false, regexICU(a))
 		if err != nil {
 			return value.Null, err
 		}
@@ -122,7 +122,7 @@ func init() {
 	// match when the pattern has one (NULL when it took no part), else
 	// the whole match; NULL without a match.
 	strict("substring", kinds(T, T), value.TextType, func(a []value.Value) (value.Value, error) {
-		re, err := pgRegexFor("substring", rawText(a[1]), "", false)
+		re, err := pgRegexUnder("substring", rawText(a[1]), "", false, regexICU(a))
 		if err != nil {
 			return value.Null, err
 		}
@@ -162,7 +162,7 @@ func init() {
 				flags = rawText(a[5])
 			}
 		}
-		re, err := pgRegexFor("regexp_replace", rawText(a[1]), flags, true)
+		re, err := pgRegexUnder("regexp_replace", rawText(a[1]), flags, true, regexICU(a))
 		if err != nil {
 			return value.Null, err
 		}
@@ -271,7 +271,10 @@ type pgRegex struct {
 // regexKey names a compiled pattern: looking a struct of strings up
 // allocates nothing, so a constant pattern costs a lock and a lookup per
 // row.
-type regexKey struct{ fn, flags, pattern string }
+type regexKey struct {
+	fn, flags, pattern string
+	icu                bool
+}
 
 var regexCache struct {
 	sync.Mutex
@@ -282,14 +285,20 @@ var regexCache struct {
 // for the function fn. allowGlobal: the g option is accepted. Compiled
 // patterns are cached, so that a constant pattern is compiled once.
 func pgRegexFor(fn, pattern, flags string, allowGlobal bool) (*pgRegex, error) {
-	key := regexKey{fn, flags, pattern}
+	return pgRegexUnder(fn, pattern, flags, allowGlobal, false)
+}
+
+// pgRegexUnder is pgRegexFor under an ICU collation's case mappings
+// (icu) or the database's ctype's, C.
+func pgRegexUnder(fn, pattern, flags string, allowGlobal, icu bool) (*pgRegex, error) {
+	key := regexKey{fn, flags, pattern, icu}
 	regexCache.Lock()
 	r := regexCache.m[key]
 	regexCache.Unlock()
 	if r != nil {
 		return r, nil
 	}
-	r, err := compilePGRegex(fn, pattern, flags, allowGlobal)
+	r, err := compilePGRegex(fn, pattern, flags, allowGlobal, icu)
 	if err != nil {
 		return nil, err
 	}
@@ -302,9 +311,9 @@ func pgRegexFor(fn, pattern, flags string, allowGlobal bool) (*pgRegex, error) {
 	return r, nil
 }
 
-func compilePGRegex(fn, pattern, flags string, allowGlobal bool) (*pgRegex, error) {
+func compilePGRegex(fn, pattern, flags string, allowGlobal, icu bool) (*pgRegex, error) {
 	r := &pgRegex{}
-	var opt areOptions
+	opt := areOptions{icu: icu}
 	for _, f := range flags {
 		if f == 'g' {
 			if !allowGlobal {

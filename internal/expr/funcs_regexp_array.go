@@ -14,7 +14,7 @@ func init() {
 	T := value.Text
 	textArray := value.ArrayType(T)
 	match := func(a []value.Value) (value.Value, error) {
-		re, err := pgRegexFor("regexp_match", rawText(a[1]), flagsArg(a, 2), false)
+		re, err := pgRegexUnder("regexp_match", rawText(a[1]), flagsArg(a, 2), false, regexICU(a))
 		if err != nil {
 			return value.Null, err
 		}
@@ -71,7 +71,7 @@ func matchArray(s string, m []int) value.Value {
 // is empty at the start, at the end or right after the previous match, or
 // begins at the end.
 func regexpSplit(fn string, a []value.Value, emit func(string) error) error {
-	re, err := pgRegexFor(fn, rawText(a[1]), flagsArg(a, 2), true)
+	re, err := pgRegexUnder(fn, rawText(a[1]), flagsArg(a, 2), true, regexICU(a))
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ func resolveRegexpSRF(name string, args []Expr, missing func() error) (*SRF, err
 		if anyNull(a) {
 			return nil
 		}
-		re, err := pgRegexFor(name, rawText(a[1]), flagsArg(a, 2), true)
+		re, err := pgRegexUnder(name, rawText(a[1]), flagsArg(a, 2), true, regexICU(a))
 		if err != nil {
 			return err
 		}

@@ -69,8 +69,11 @@ func (r *Regex) Eval(row value.Row) (value.Value, error) {
 		if r.Fold {
 			flags = "i"
 		}
-		re, err := pgRegexFor("~", pat, flags, false)
+		re, err := pgRegexUnder("~", pat, flags, false, underICU(r.E) || underICU(r.Pattern))
 		if err != nil {
+			return value.Null, err
+		}
+		if err := re.refuseICUClasses(s); err != nil {
 			return value.Null, err
 		}
 		ok, err := re.match(s)

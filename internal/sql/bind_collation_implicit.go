@@ -88,17 +88,20 @@ func mergeCollation(a, b collState) collState {
 // greatest and least compare under the winning collation, and fail when
 // it runs on a conflict.
 func (b *binder) implicitCollation(n *pg_query.Node, e expr.Expr) (expr.Expr, error) {
+	if err := b.sortKeyHash(n, e); err != nil {
+		return nil, err
+	}
 	switch x := e.(type) {
 	case *expr.Collate, *expr.Col, *expr.Outer, *expr.Const:
 		return e, nil
 	case *expr.Cmp:
-		return compareUnder(x, []*expr.Expr{&x.L, &x.R}), nil
+		return compareUnder(x, []*expr.Expr{&x.L, &x.R}, b.bytewiseExplicit(n)), nil
 	case *expr.MinMax:
 		ops := make([]*expr.Expr, len(x.Args))
 		for i := range x.Args {
 			ops[i] = &x.Args[i]
 		}
-		if e = compareUnder(x, ops); e != x {
+		if e = compareUnder(x, ops, b.bytewiseExplicit(n)); e != x {
 			return e, nil
 		}
 	}
@@ -115,14 +118,19 @@ func (b *binder) implicitCollation(n *pg_query.Node, e expr.Expr) (expr.Expr, er
 // their derived collation: an operand carrying another is given it (an
 // explicit COLLATE over an implicit one), and a conflict makes e fail
 // when it runs (expr.Indeterminate). ops are e's own fields, rewritten in
-// place: e was built by this binding.
-func compareUnder(e expr.Expr, ops []*expr.Expr) expr.Expr {
+// place: e was built by this binding. bytewise says that an explicit
+// byte-wise COLLATE ("C") among the operands, which leaves no node on a
+// constant, wins over their implicit collations.
+func compareUnder(e expr.Expr, ops []*expr.Expr, bytewise bool) expr.Expr {
 	var st collState
 	for _, op := range ops {
 		if !isString((*op).Type().Kind) {
 			return e
 		}
 		st = mergeCollation(st, collationState(*op))
+	}
+	if bytewise && st.strength != collExplicit {
+		st = collState{strength: collExplicit}
 	}
 	switch st.strength {
 	case collConflict:
@@ -135,6 +143,21 @@ func compareUnder(e expr.Expr, ops []*expr.Expr) expr.Expr {
 		}
 	}
 	return e
+}
+
+// bytewiseExplicit reports whether the explicit COLLATE that n's
+// operands carry is one that compares byte by byte ("C", "POSIX",
+// "default", a libc user collation).
+func (b *binder) bytewiseExplicit(n *pg_query.Node) bool {
+	name := explicitCollation(n)
+	switch name {
+	case "":
+		return false
+	case "C", "POSIX", "default", "ucs_basic":
+		return true
+	}
+	uc := b.userCollationOf([]string{name})
+	return uc != nil && uc.ID == 0
 }
 
 // sortCollationConflict is PostgreSQL's error for a sort or grouping key

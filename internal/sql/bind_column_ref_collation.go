@@ -10,8 +10,8 @@ import (
 // the stored values carry none (a table keeps its strings uncollated), so
 // the collation comes from the reference, as PostgreSQL's column
 // references take the column's. Any other reference is returned as it is.
-// A nondeterministic collation is refused in a materialized view
-// (nondeterministicInView).
+// Under a nondeterministic one a view's groups and distinct rows show
+// the first spelling a row of theirs has (value.CompareRepr).
 func (b *binder) columnCollated(s *scope, e expr.Expr, loc int32) (expr.Expr, error) {
 	var sc *scopeCol
 	switch c := e.(type) {
@@ -31,18 +31,5 @@ func (b *binder) columnCollated(s *scope, e expr.Expr, loc int32) (expr.Expr, er
 	if coll == nil {
 		return e, nil
 	}
-	if err := b.nondeterministicInView(coll, loc); err != nil {
-		return nil, err
-	}
 	return &expr.Collate{E: e, ID: coll.ID, Name: coll.Name, Implicit: true, Loc: loc}, nil
-}
-
-// nondeterministicInView refuses coll in a materialized view's query when
-// it is nondeterministic: a view's groups and distinct rows would show a
-// representation of their strings that its maintenance does not keep.
-func (b *binder) nondeterministicInView(coll *value.Collation, loc int32) error {
-	if b.forView && coll.Nondeterministic {
-		return b.refuse(loc, "a materialized view over the nondeterministic collation %s is not supported", expr.QuoteIdent(coll.Name))
-	}
-	return nil
 }

@@ -911,11 +911,6 @@ func (b *binder) bindCollate(s *scope, c *pg_query.CollateClause) (expr.Expr, er
 		if k := e.Type().Kind; uc.ID != 0 && k != value.Text && k != value.Varchar && k != value.Char {
 			return nil, b.refuse(c.Location, "collation %s on type %s is not supported", expr.QuoteIdent(uc.Name), e.Type())
 		}
-		if coll := value.CollationByID(uc.ID); coll != nil {
-			if err := b.nondeterministicInView(coll, c.Location); err != nil {
-				return nil, err
-			}
-		}
 		if uc.ID != 0 || carriesCollation(e) || readsColumns(e) {
 			return &expr.Collate{E: e, ID: uc.ID, Name: uc.Name}, nil
 		}

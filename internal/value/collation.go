@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
@@ -40,6 +41,13 @@ type Collation struct {
 	pool             sync.Pool
 	keys             collationKeys
 }
+
+// nondeterministicKnown is set once the process knows a nondeterministic
+// collation: from then on strings equal under a collation may print
+// differently (HasReprs), which the operators that show one of several
+// equal values must tell apart. It is never reset: a value of such a
+// collation may be held anywhere. Before it, strings cost nothing more.
+var nondeterministicKnown atomic.Bool
 
 var collations struct {
 	sync.Mutex
@@ -174,6 +182,9 @@ func UserCollation(name, locale string, deterministic bool) *Collation {
 	collations.n++
 	tag := language.MustParse(locale)
 	c := &Collation{ID: uint8(collations.n), Name: name, Locale: locale, Nondeterministic: !deterministic}
+	if !deterministic {
+		nondeterministicKnown.Store(true)
+	}
 	c.pool.New = func() any { return collate.New(tag) }
 	if collations.byName == nil {
 		collations.byName = map[string]*Collation{}

@@ -125,6 +125,8 @@ func HasReprs(k Kind) bool {
 	case k == Float4, k == Float8, k == Numeric, k == Interval, k == TSQuery, k == Record,
 		k == NumRange, k == NumMultirange, k == UserRange, k == UserMultirange, k == CIText:
 		return true // a user range's subtype may have several (floats, numeric)
+	case k == Text, k == Varchar, k == Char:
+		return nondeterministicKnown.Load() // 'abc' and 'ABC' under a case-insensitive one
 	case k.IsArray():
 		return HasReprs(k.Elem())
 	}
