@@ -59,9 +59,6 @@ func (s *Session) tempCatalog(sc *expr.SysCatalog) {
 	}
 	if own != "" {
 		sc.MyTempSchema = schemaOID(own)
-		if sc.OIDs[value.RegNamespace] != nil {
-			sc.OIDs[value.RegNamespace]["pg_temp"] = sc.MyTempSchema
-		}
 		for _, k := range []value.Kind{value.RegClass, value.RegType} {
 			tempNames(sc, k, own)
 		}

@@ -158,7 +158,7 @@ func (c *SysCatalog) RegIn(k value.Kind, s string) (value.Value, error) {
 		}
 		if sch, _, ok := strings.Cut(key, "."); !ok {
 			key = c.visibleRelation(key)
-		} else if _, known := c.OIDs[value.RegNamespace][sch]; !known && c.OIDs[value.RegNamespace] != nil {
+		} else if _, known := c.OIDs[value.RegNamespace][sch]; !known && c.OIDs[value.RegNamespace] != nil && (sch != "pg_temp" || c.MyTempSchema == 0) {
 			return value.Null, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", sch)
 		}
 	case value.RegType:
