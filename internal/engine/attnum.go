@@ -129,6 +129,8 @@ func droppedName(n int16) string {
 func (r *catRel) indexCol(i int) catCol {
 	c := r.cols[i]
 	c.num = 0
+	// An index's column has no constraint or default of its own.
+	c.notNull, c.def, c.gen, c.identity = false, "", false, 0
 	return c
 }
 

@@ -595,7 +595,11 @@ func (v viewRecorder) ReadsChild(name string) { v.r.ReadsChild(name) }
 func (r *recorder) SysCatalog() *expr.SysCatalog {
 	if r.syscat == nil {
 		if e, ok := r.cat.(*Engine); ok && r.names != nil {
-			r.syscat = e.sysCatalogFor(r.names.path)
+			own := ""
+			if r.temps != nil {
+				own = strings.TrimSuffix(r.temps.tempNS, ".")
+			}
+			r.syscat = e.sysCatalogFor(r.names.path, own)
 		} else if sc, ok := r.cat.(sql.SystemCatalog); ok {
 			r.syscat = sc.SysCatalog()
 		}

@@ -314,8 +314,10 @@ var exclusionAMOID = map[string]uint32{"btree": btreeAMOID, "hash": 405, "gist":
 // (pg_constraint, contype x, conexclop).
 func (o *catalogObjects) exclusionOf(r *catRel, x *sql.Exclusion, add func(*catRel)) {
 	sc, n := o.e.splitKey(r.name)
+	sc = o.schemaText(sc)
 	ci := &catIndex{excl: x}
-	ir := &catRel{oid: RelationOID(x.Name), name: x.Name, nsp: publicOID, kind: 'i', t: r.t, on: r, index: ci}
+	key := tempIndexKey(r.name, x.Name)
+	ir := &catRel{oid: RelationOID(key), name: key, nsp: publicOID, kind: 'i', t: r.t, on: r, index: ci}
 	var keys, pretty []string
 	var exprs []expr.Expr
 	var exprSQL []string

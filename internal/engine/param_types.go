@@ -11,5 +11,5 @@ func (s *Session) TypeNameOf(oid uint32) (string, bool) {
 	e := s.e
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	return e.sysCatalogFor(s.searchPath()).Name(value.RegType, oid)
+	return e.sysCatalogFor(s.searchPath(), "").Name(value.RegType, oid)
 }

@@ -65,7 +65,7 @@ func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 		}
 		return nil
 	}
-	rows, err := e.catalogRows(rel)
+	rows, err := e.catalogRows(rel, "")
 	for _, r := range rows {
 		if err := fn(r); err != nil {
 			return err

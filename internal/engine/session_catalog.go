@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/deltaview/deltaview/internal/exec"
@@ -36,7 +37,13 @@ func (ss sessionSource) Scan(rel string, fn func(value.Row) error) error {
 	case "pg_catalog.pg_cursors":
 		rows = ss.s.cursorRows()
 	default:
-		return ss.src.Scan(rel, fn)
+		if !ss.s.readsTempCatalog(rel) {
+			return ss.src.Scan(rel, fn)
+		}
+		var err error
+		if rows, err = ss.s.e.catalogRows(rel, strings.TrimSuffix(ss.s.tempNS, ".")); err != nil {
+			return err
+		}
 	}
 	for _, r := range rows {
 		if err := fn(r); err != nil {

@@ -213,9 +213,10 @@ func firstByte(s string) byte {
 	return s[0]
 }
 
-// catalogRows computes the rows of the catalog relation name. The caller
-// holds e.mu.
-func (e *Engine) catalogRows(name string) ([]value.Row, error) {
+// catalogRows computes the rows of the catalog relation name as the
+// session whose temporary schema is own reads them ("" for none). The
+// caller holds e.mu.
+func (e *Engine) catalogRows(name, own string) ([]value.Row, error) {
 	cr, ok := catalogRelations[name]
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
@@ -224,7 +225,7 @@ func (e *Engine) catalogRows(name string) ([]value.Row, error) {
 	for i, c := range cr.cols {
 		r.idx[c.Name] = i
 	}
-	cr.rows(e.catalogObjects(), r)
+	cr.rows(e.catalogObjectsAs(own), r)
 	return r.rows, nil
 }
 
@@ -245,13 +246,13 @@ func catalogRelationOf(name string) (*sql.Relation, bool) {
 var _ sql.SystemCatalog = (*Engine)(nil)
 
 // SysCatalog implements sql.SystemCatalog. The caller holds e.mu.
-func (e *Engine) SysCatalog() *expr.SysCatalog { return e.sysCatalogFor(defaultPath) }
+func (e *Engine) SysCatalog() *expr.SysCatalog { return e.sysCatalogFor(defaultPath, "") }
 
-// sysCatalogFor is the catalog as a session of the search path sees it:
-// a relation of a schema out of the path is named qualified. The caller
-// holds e.mu.
-func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
-	o := e.catalogObjects()
+// sysCatalogFor is the catalog as a session of the search path and the
+// temporary schema own ("" for none) sees it: a relation of a schema out
+// of the path is named qualified. The caller holds e.mu.
+func (e *Engine) sysCatalogFor(path []string, own string) *expr.SysCatalog {
+	o := e.catalogObjectsAs(own)
 	sc := &expr.SysCatalog{Names: map[value.Kind]map[uint32]string{}, OIDs: map[value.Kind]map[string]uint32{},
 		Types: map[uint32]value.Type{}, IndexDefs: map[uint32]string{}, IndexPrettyDefs: map[uint32]string{}, ConstraintDefs: map[uint32]string{},
 		ViewDefs: map[uint32]string{}, FuncArgs: map[uint32]string{}, FuncResults: map[uint32]string{}, FuncDefs: map[uint32]string{}, FuncIdentArgs: map[uint32]string{}, Serials: map[string]map[string]string{},
@@ -405,7 +406,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		name(value.RegOper, op.oid, op.name, op.name)
 		name(value.RegOperator, op.oid, operatorText(o.opers, op, path), op.sig)
 	}
-	for _, n := range e.schemaNames() {
+	for _, n := range append(e.schemaNames(), e.tempSchemaNames()...) {
 		name(value.RegNamespace, schemaOID(n), expr.QuoteIdent(n), n)
 	}
 	nameCollations(sc)

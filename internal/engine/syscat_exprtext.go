@@ -136,8 +136,11 @@ func (r *catRel) viewDefinition() string {
 func (o *catalogObjects) printViews() {
 	byName := map[string]*catRel{}
 	for _, r := range o.rels {
-		if r.key != "" && r.schema == "public" && strings.IndexByte("rpvm", r.kind) >= 0 {
+		if r.key != "" && r.schema == "public" && strings.IndexByte("rpvm", r.kind) >= 0 && byName[r.name] == nil {
 			byName[r.name] = r
+		}
+		if r.key != "" && o.own != "" && r.schema == o.own && strings.IndexByte("rpv", r.kind) >= 0 {
+			byName[r.name] = r // the reading session's temporary relation, which its name finds first
 		}
 	}
 	rels := func(name string) ([]string, []value.Type, bool) {
@@ -165,7 +168,7 @@ func (o *catalogObjects) printViews() {
 	}
 	sig := strconv.FormatUint(h.Sum64(), 16)
 	for _, r := range o.rels {
-		if r.kind != 'v' && r.kind != 'm' || r.def == "" || r.schema != "public" || r.key == "" {
+		if r.kind != 'v' && r.kind != 'm' || r.def == "" || r.schema != "public" && (o.own == "" || r.schema != o.own) || r.key == "" {
 			continue
 		}
 		names := make([]string, len(r.cols))

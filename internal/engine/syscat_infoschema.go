@@ -49,8 +49,11 @@ func yesNo(b bool) string {
 func infoTables(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
 		typ := map[byte]string{'r': "BASE TABLE", 'p': "BASE TABLE", 'v': "VIEW"}[rel.kind]
-		if typ == "" {
+		if typ == "" || o.otherTemp(rel) {
 			continue
+		}
+		if rel.temp() {
+			typ = "LOCAL TEMPORARY"
 		}
 		insertable := rel.key != "" && rel.kind != 'v'
 		if rel.kind == 'v' && rel.key != "" {
@@ -64,7 +67,7 @@ func infoTables(o *catalogObjects, r *catRows) {
 
 func infoViews(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
-		if rel.kind == 'v' && rel.key != "" {
+		if rel.kind == 'v' && rel.key != "" && !o.otherTemp(rel) {
 			auto, _ := sql.ViewUpdatable(o.e, rel.key, false)
 			trig := o.e.InsteadEvents(rel.key)
 			r.add("table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name, "view_definition", rel.viewDefinition(),
@@ -144,7 +147,7 @@ func infoDataType(c catCol, o *catalogObjects) []any {
 
 func infoColumns(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
-		if rel.kind != 'r' && rel.kind != 'v' && rel.kind != 'p' {
+		if rel.kind != 'r' && rel.kind != 'v' && rel.kind != 'p' || o.otherTemp(rel) {
 			continue
 		}
 		updatable := func(int) bool { return rel.kind == 'r' && rel.key != "" }
@@ -204,7 +207,7 @@ var infoConstraintTypes = map[byte]string{'p': "PRIMARY KEY", 'u': "UNIQUE", 'f'
 
 func infoTableConstraints(o *catalogObjects, r *catRows) {
 	for _, c := range o.cons {
-		if infoConstraintTypes[c.kind] == "" {
+		if infoConstraintTypes[c.kind] == "" || o.otherTemp(c.rel) {
 			continue // an EXCLUDE constraint, which information_schema does not list
 		}
 		r.add("constraint_catalog", DatabaseName, "constraint_schema", c.rel.schema, "constraint_name", c.name,
@@ -245,7 +248,7 @@ func nullsDistinct(c *catCon) any {
 
 func infoKeyColumnUsage(o *catalogObjects, r *catRows) {
 	for _, c := range o.cons {
-		if c.kind == 'c' || infoConstraintTypes[c.kind] == "" {
+		if c.kind == 'c' || infoConstraintTypes[c.kind] == "" || o.otherTemp(c.rel) {
 			continue
 		}
 		for i, n := range c.cols {
@@ -318,7 +321,7 @@ func infoCheckConstraints(o *catalogObjects, r *catRows) {
 func infoSequences(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
 		s := rel.seq
-		if s == nil || s.identity {
+		if s == nil || s.identity || o.otherTemp(rel) {
 			continue // an identity column's sequence is described by the column, as in PostgreSQL
 		}
 		r.add("sequence_catalog", DatabaseName, "sequence_schema", rel.schema, "sequence_name", rel.name, "data_type", s.typ.String(),

@@ -64,6 +64,9 @@ type catalogObjects struct {
 
 	// stats are pg_statistic_ext's (statistics.go).
 	stats []*statsObject
+	// own is the temporary schema of the session reading, "" for none
+	// (temp_catalog.go).
+	own string
 }
 
 // catRel is a relation: a table, view, materialized view, sequence,
@@ -292,8 +295,13 @@ func (e *Engine) typeOID(t value.Type, dom *expr.Domain) uint32 {
 }
 
 // catalogObjects gathers the engine's objects. The caller holds e.mu.
-func (e *Engine) catalogObjects() *catalogObjects {
-	o := &catalogObjects{e: e, descs: maps.Clone(builtinDescriptions), locks: e.advisoryRows(), activity: e.activityRows(), rls: e.rls}
+func (e *Engine) catalogObjects() *catalogObjects { return e.catalogObjectsAs("") }
+
+// catalogObjectsAs gathers the engine's objects as the session whose
+// temporary schema is own reads them ("" for none, temp_catalog.go).
+// The caller holds e.mu.
+func (e *Engine) catalogObjectsAs(own string) *catalogObjects {
+	o := &catalogObjects{e: e, descs: maps.Clone(builtinDescriptions), locks: e.advisoryRows(), activity: e.activityRows(), rls: e.rls, own: own}
 	byName := map[string]*catRel{}
 	add := func(r *catRel) {
 		o.rels = append(o.rels, r)
@@ -306,10 +314,7 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		}
 	}
 	for _, name := range sortedKeys(e.tables) {
-		t := e.tables[name]
-		if t.temp {
-			continue // in the session's own schema, not listed
-		}
+		t := e.tables[name] // a session's temporary one under its pg_temp_N schema, as PostgreSQL lists every session's
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'r', t: t, rows: float64(t.rows.Len()),
 			checks: len(t.def.Checks), dropped: t.def.Dropped}
 		if t.def.PartitionBy != nil {
@@ -341,9 +346,6 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		add(r)
 	}
 	for _, name := range sortedKeys(e.parts) {
-		if isTemp(name) {
-			continue // in the session's own schema, as its tables
-		}
 		p := e.parts[name]
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'r', part: p, rows: -1}
 		if root := byName[p.root.name]; root != nil {
@@ -368,9 +370,6 @@ func (e *Engine) catalogObjects() *catalogObjects {
 			cols: plainCols(e, cv.Plan.Columns()), unpopulated: true})
 	}
 	for _, name := range sortedKeys(e.named) {
-		if isTemp(name) {
-			continue
-		}
 		v := e.named[name]
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'v', cols: plainCols(e, v.cols), trig: e.triggers[name]}
 		if v.query != nil {
@@ -382,9 +381,6 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		add(r)
 	}
 	for _, name := range sortedKeys(e.seqs) {
-		if isTemp(name) {
-			continue
-		}
 		add(&catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'S', seq: e.seqs[name], rows: 1,
 			cols: plainCols(e, sql.SequenceColumns)})
 	}
@@ -502,6 +498,7 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 	// index adds an index of r; made is the CREATE INDEX that made it,
 	// nil for a key's.
 	index := func(name string, cols []int16, unique, primary bool, x *keyExt, made *sql.CreateIndex) *catRel {
+		name = tempIndexKey(r.name, name)
 		def := "CREATE INDEX "
 		if unique {
 			def = "CREATE UNIQUE INDEX "
@@ -511,6 +508,7 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 			ci.method, ci.opts, ci.options = made.Method, made.KeyOpts, made.KeyOptions
 		}
 		sc, n := o.e.splitKey(r.name)
+		sc = o.schemaText(sc)
 		def += expr.QuoteIdent(o.e.bareName(name)) + " ON " + expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n) + " USING " + ci.method
 		elem := func(i int) string { return r.colList(cols[i : i+1]) }
 		colName := func(c int) string { return expr.QuoteIdent(r.cols[c].name) }
@@ -825,7 +823,7 @@ func (e *Engine) catalogRoles() []catRole {
 // its schema unless it is public's.
 func (o *catalogObjects) relText(key string) string {
 	sc, n := o.e.splitKey(key)
-	if sc == "public" {
+	if sc == "public" || sc == o.own {
 		return expr.QuoteIdent(n)
 	}
 	return expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n)

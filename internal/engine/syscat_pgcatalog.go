@@ -18,6 +18,9 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 		for _, n := range o.e.schemaNames() {
 			r.add("oid", schemaOID(n), "nspname", n, "nspowner", o.e.roleOID(o.e.schemaOwner(n)), "nspacl", o.nspACL(n))
 		}
+		for _, n := range o.e.tempSchemaNames() { // owned by the bootstrap superuser, as PostgreSQL makes them
+			r.add("oid", schemaOID(n), "nspname", n, "nspowner", uint32(superuserOID))
+		}
 	},
 	"pg_catalog.pg_class":         pgClass,
 	"pg_catalog.pg_locks":         pgLocks,
@@ -167,6 +170,9 @@ func pgClass(o *catalogObjects, r *catRows) {
 		}
 		if q := o.e.seqs[rel.key]; rel.kind == 'S' && q != nil && q.unlogged {
 			persistence = "u"
+		}
+		if rel.temp() {
+			persistence = "t"
 		}
 		if def := rel.tableDef(); def != nil {
 			replident = string(rune(def.ReplIdent()))

@@ -729,27 +729,6 @@ func (e *Engine) tempChildOf(name string) string {
 	return ""
 }
 
-// tempCatalog adds the session's temporary schema and tables to sc.
-func (s *Session) tempCatalog(sc *expr.SysCatalog) {
-	sc.TempSchemas = map[uint32]bool{}
-	for n := uint64(1); n <= atomic.LoadUint64(&s.e.tempSessions); n++ {
-		name := fmt.Sprintf("%s%d", tempPrefix, n)
-		oid := objectOID("schema", name)
-		sc.TempSchemas[oid] = true
-		if sc.Names[value.RegNamespace] == nil {
-			sc.Names[value.RegNamespace], sc.OIDs[value.RegNamespace] = map[uint32]string{}, map[string]uint32{}
-		}
-		sc.Names[value.RegNamespace][oid] = name
-		sc.OIDs[value.RegNamespace][name] = oid
-	}
-	if s.tempNS != "" {
-		sc.MyTempSchema = objectOID("schema", strings.TrimSuffix(s.tempNS, "."))
-	}
-	if len(s.temps) > 0 {
-		s.tempSerials(sc)
-	}
-}
-
 // tempSerials adds the session's temporary tables to sc's serial columns
 // (pg_get_serial_sequence), by their names and as pg_temp's, shadowing
 // permanent tables of the same names; their sequences are named as

@@ -364,6 +364,9 @@ func pgTrigger(o *catalogObjects, r *catRows) {
 // PostgreSQL deparses it.
 func infoTriggers(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
+		if o.otherTemp(rel) {
+			continue
+		}
 		for _, op := range []int16{sql.TriggerInsert, sql.TriggerDelete, sql.TriggerUpdate} {
 			order := map[int16]int64{}
 			for _, tr := range rel.triggers() {

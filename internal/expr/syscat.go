@@ -162,7 +162,7 @@ func (c *SysCatalog) RegIn(k value.Kind, s string) (value.Value, error) {
 		}
 		if sch, _, ok := strings.Cut(key, "."); !ok {
 			key = c.visibleRelation(key)
-		} else if _, known := c.OIDs[value.RegNamespace][sch]; !known && c.OIDs[value.RegNamespace] != nil {
+		} else if _, known := c.OIDs[value.RegNamespace][sch]; !known && c.OIDs[value.RegNamespace] != nil && (sch != "pg_temp" || c.MyTempSchema == 0) {
 			return value.Null, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", sch)
 		}
 	case value.RegType:
@@ -430,7 +430,7 @@ func (c *SysCatalog) typeKey(s string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if len(parts) == 2 && (parts[0] == "public" || parts[0] == "pg_catalog") {
+		if len(parts) == 2 && (parts[0] == "public" || parts[0] == "pg_catalog") && !c.publicTypeKeyed(parts[1], array) {
 			parts = parts[1:]
 		}
 		key = strings.Join(parts, ".")
@@ -439,6 +439,17 @@ func (c *SysCatalog) typeKey(s string) (string, error) {
 		key += "[]"
 	}
 	return key, nil
+}
+
+// publicTypeKeyed reports whether public's type name (an array of it)
+// is keyed public.name: when a temporary type of the same name takes its
+// bare name, which the session's temporary schema, searched first, finds.
+func (c *SysCatalog) publicTypeKeyed(name string, array bool) bool {
+	if array {
+		name += "[]"
+	}
+	_, ok := c.OIDs[value.RegType]["public."+name]
+	return ok
 }
 
 // argTypeKey is typeKey of a function's or operator's argument type,
@@ -521,9 +532,13 @@ func (c *SysCatalog) SerialSequence(table, column string) (seq string, ok bool, 
 }
 
 // visibleRelation is the schema-qualified name of the relation an
-// unqualified name finds: pg_catalog's, else the first of the search
+// unqualified name finds: the session's temporary one (the engine names
+// them pg_temp.name), else pg_catalog's, else the first of the search
 // path's schemas holding one.
 func (c *SysCatalog) visibleRelation(name string) string {
+	if _, ok := c.OIDs[value.RegClass]["pg_temp."+name]; ok {
+		return "pg_temp." + name
+	}
 	if _, ok := c.OIDs[value.RegClass]["pg_catalog."+name]; ok {
 		return "pg_catalog." + name
 	}
