@@ -345,7 +345,7 @@ func (e *Engine) catalogObjects() *catalogObjects {
 			continue // in the session's own schema, as its tables
 		}
 		p := e.parts[name]
-		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'r', part: p, rows: -1}
+		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'r', part: p, rows: -1, dropped: p.def.Dropped}
 		if root := byName[p.root.name]; root != nil {
 			r.cols = partitionCols(root.cols, p.def)
 		}

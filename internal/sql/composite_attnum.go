@@ -73,7 +73,9 @@ func standInType(d DroppedColumn) value.Type {
 		return value.Type{Kind: value.Int4, Mod: -1}
 	}
 	t := d.Def.Type
-	user := func(t value.Type) bool { return t.Kind == value.Enum || t.Kind == value.Record || t.Kind == value.UserRange }
+	user := func(t value.Type) bool {
+		return t.Kind == value.Enum || t.Kind == value.Record || t.Kind == value.UserRange
+	}
 	switch {
 	case t.Kind == value.Enum:
 		return value.Type{Kind: value.Int4, Mod: -1}
