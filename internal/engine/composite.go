@@ -92,7 +92,7 @@ func (e *Engine) saveComposite(old string, ct *sql.CompositeType) error {
 	}
 	d := ct.Type.RecordDesc()
 	return ts.SaveType(old, StoredType{Name: ct.Name, Kind: StoredTypeComposite, OID: d.OID, ArrayOID: d.ArrayOID,
-		SQL: sql.CompositeSQL(ct.Name, ct.Attrs)})
+		SQL: sql.CompositeSQL(ct.Name, ct.Attrs, ct.Dropped)})
 }
 
 func (e *Engine) alterComposite(a *sql.AlterComposite) (Result, error) {
@@ -111,7 +111,7 @@ func (e *Engine) alterComposite(a *sql.AlterComposite) (Result, error) {
 			WithHint("alter it before a table, view or type uses it")
 	}
 	d := ct.Type.RecordDesc()
-	next := &sql.CompositeType{Name: a.Name, Attrs: a.Attrs,
+	next := &sql.CompositeType{Name: a.Name, Attrs: a.Attrs, Dropped: a.Dropped,
 		Type: value.CompositeTypeOf(a.Name, d.OID, d.ArrayOID, sql.CompositeTypeFields(a.Attrs))}
 	if err := e.saveComposite(a.Name, next); err != nil {
 		return Result{}, err
@@ -125,7 +125,7 @@ func (e *Engine) alterComposite(a *sql.AlterComposite) (Result, error) {
 func (e *Engine) renameComposite(name, new string) error {
 	ct := e.composites[name]
 	d := ct.Type.RecordDesc()
-	next := &sql.CompositeType{Name: new, Attrs: ct.Attrs,
+	next := &sql.CompositeType{Name: new, Attrs: ct.Attrs, Dropped: ct.Dropped,
 		Type: value.CompositeTypeOf(new, d.OID, d.ArrayOID, sql.CompositeTypeFields(ct.Attrs))}
 	if err := e.saveComposite(name, next); err != nil {
 		return err

@@ -454,6 +454,7 @@ type recorder struct {
 	// domains are the domains the statement names (domain.go).
 	domains []string
 	types   []string        // the user-defined types the statement names
+	typeofs []string        // the type names its pg_typeof calls print (typeof_rename.go)
 	funcs   map[string]bool // the signatures of the SQL functions called
 	calls   []*sql.Function // the routines called, for their EXECUTE (routine_acl.go)
 	// aggCalls are the user aggregates called, for their EXECUTE

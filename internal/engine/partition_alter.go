@@ -85,8 +85,9 @@ func (e *Engine) alteredPartitions(t *table, a *sql.AlterTable) (*partitionAlter
 			if !ok || ct.PartitionOf == nil {
 				return pgerr.New(pgerr.Internal, "the definition of partition %q is not CREATE TABLE … PARTITION OF", p.def.Name)
 			}
+			keepPartitionNumbers(p.def, ct, a.RenamedFrom, a.RenamedTo, a.Dropped)
 			pa.order = append(pa.order, p)
-			pa.defs[p], pa.texts[p], pa.parents[p] = ct, text, parent
+			pa.defs[p], pa.texts[p], pa.parents[p] = ct, partitionText(text, ct), parent
 			cat.rels[ct.Name] = &sql.Relation{Name: ct.Name, Kind: sql.KindTable, Def: ct, Partition: &sql.PartitionRel{Root: a.New.Name}}
 			if err := walk(p.kids, ct.Name); err != nil {
 				return err

@@ -39,11 +39,16 @@ func partitionDefaults(p *partition) []expr.Expr {
 // over its new definition (they have its checks and NOT NULL; its new
 // default of a column replaces theirs, as PostgreSQL's recursion does),
 // and each one's statement is recorded.
-func (e *Engine) alterPartitionOwn(ap *sql.AlterPartition) (Result, error) {
+func (e *Engine) alterPartitionOwn(ap *sql.AlterPartition, restoring bool) (Result, error) {
 	p, ok := e.parts[ap.Name]
 	if !ok {
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", ap.Name)
 	}
+	if ap.Numbering != "" {
+		return e.numberPartition(p, ap, restoring)
+	}
+	keepPartitionNumbers(p.def, ap.New, "", "", nil)
+	ap.Text = partitionText(ap.Text, ap.New)
 	// The partitions under p are bound again first: a constraint name one
 	// of them has is 42710 before any row is checked, as in PostgreSQL.
 	pa := &partitionAlter{defs: map[*partition]*sql.CreateTable{}, texts: map[*partition]string{}, parents: map[*partition]string{}}
@@ -97,8 +102,9 @@ func (e *Engine) rebindUnder(pa *partitionAlter, p *partition, def *sql.CreateTa
 			if !ok || ct.PartitionOf == nil {
 				return pgerr.New(pgerr.Internal, "the definition of partition %q is not CREATE TABLE … PARTITION OF", k.def.Name)
 			}
+			keepPartitionNumbers(k.def, ct, "", "", nil)
 			pa.order = append(pa.order, k)
-			pa.defs[k], pa.texts[k], pa.parents[k] = ct, text, parent
+			pa.defs[k], pa.texts[k], pa.parents[k] = ct, partitionText(text, ct), parent
 			cat.rels[ct.Name] = &sql.Relation{Name: ct.Name, Kind: sql.KindTable, Def: ct, Partition: &sql.PartitionRel{Root: root}}
 			if err := walk(k.kids, ct.Name); err != nil {
 				return err
@@ -151,6 +157,7 @@ func partitionCols(rootCols []catCol, def *sql.CreateTable) []catCol {
 		cols[i].num = 0 // numbered from 1, as a partition made after its root's drops
 		if i < len(def.Cols) {
 			c := &def.Cols[i]
+			cols[i].num = partAttnum(def, i) // its own, kept from before a drop (partition_attnum.go)
 			cols[i].notNull = cols[i].notNull || c.NotNull
 			if !cols[i].gen {
 				cols[i].def = c.DefaultSQL

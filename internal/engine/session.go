@@ -683,7 +683,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (_ Result, err error) {
 	case *sql.AttachPartition:
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.attachPartition(b, rec.text) })
 	case *sql.AlterPartition:
-		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterPartitionOwn(b) })
+		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterPartitionOwn(b, s.restoring) })
 	case *sql.DetachPartition:
 		if b.Concurrent && s.block {
 			return Result{}, pgerr.New(pgerr.ActiveTransaction, "ALTER TABLE ... DETACH CONCURRENTLY cannot run inside a transaction block")

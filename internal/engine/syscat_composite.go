@@ -67,7 +67,13 @@ func (o *catalogObjects) compositeRels(add func(*catRel)) {
 		ct := e.composites[name]
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'c', rows: -1}
 		for _, a := range ct.Attrs {
-			r.cols = append(r.cols, catCol{name: a.Name, typ: a.Type, typOID: e.typeOID(a.Type, a.Domain)})
+			r.cols = append(r.cols, catCol{name: a.Name, typ: a.Type, typOID: e.typeOID(a.Type, a.Domain), num: a.Attnum})
+		}
+		for _, d := range ct.Dropped {
+			if d.Def != nil { // its pg_attribute row keeps what its type was
+				d.Attr, d.Def = columnAttr(d.Def.Type, nil), nil
+			}
+			r.dropped = append(r.dropped, d)
 		}
 		d := ct.Type.RecordDesc()
 		r.reltype = d.OID

@@ -48,7 +48,7 @@ func infoAttributes(o *catalogObjects, r *catRows) {
 		}
 		for i, c := range rel.cols {
 			pairs := []any{"udt_catalog", DatabaseName, "udt_schema", rel.schema, "udt_name", rel.name, "attribute_name", c.name,
-				"ordinal_position", i + 1, "is_nullable", yesNo(!c.notNull), "dtd_identifier", strconv.Itoa(i + 1),
+				"ordinal_position", int(rel.num(i)), "is_nullable", yesNo(!c.notNull), "dtd_identifier", strconv.Itoa(int(rel.num(i))),
 				"is_derived_reference_attribute", "NO"}
 			typ := infoDataType(c, o)
 			for j := 0; j < len(typ); j += 2 {

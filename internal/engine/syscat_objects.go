@@ -347,7 +347,7 @@ func (e *Engine) catalogObjectsAs(own string) *catalogObjects {
 	}
 	for _, name := range sortedKeys(e.parts) {
 		p := e.parts[name]
-		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'r', part: p, rows: -1}
+		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'r', part: p, rows: -1, dropped: p.def.Dropped}
 		if root := byName[p.root.name]; root != nil {
 			r.cols = partitionCols(root.cols, p.def)
 		}

@@ -216,6 +216,19 @@ func (e *Engine) alterEnum(a *sql.AlterEnum) (Result, error) {
 }
 
 func (e *Engine) renameType(r *sql.RenameType) (Result, error) {
+	typeofs := e.typeofReaders(r.Name)
+	res, err := e.renameTypeOnly(r, typeofs)
+	if err != nil {
+		return res, err
+	}
+	notices, err := e.rebuildTypeofReaders(r.New, typeofs)
+	res.Notices = append(res.Notices, notices...)
+	return res, err
+}
+
+// renameTypeOnly renames the type; typeofs are the materialized views
+// that print its name, which the caller builds again.
+func (e *Engine) renameTypeOnly(r *sql.RenameType, typeofs []string) (Result, error) {
 	t, err := e.userType(r.Name)
 	if err != nil {
 		return Result{}, err
@@ -231,6 +244,9 @@ func (e *Engine) renameType(r *sql.RenameType) (Result, error) {
 		if err := e.refuseRenameInUse(r.Name, t, "RENAME TO"); err != nil {
 			return Result{}, err
 		}
+	}
+	if err := e.refuseTypeofWatched(r.Name, typeofs); err != nil {
+		return Result{}, err
 	}
 	if err := e.moveObjectComments(r.Name, r.New, "type"); err != nil {
 		return Result{}, err

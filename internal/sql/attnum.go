@@ -230,3 +230,40 @@ func (w *alterWork) endNumbers(ct *CreateTable) {
 	}
 	ct.Dropped = slices.SortedFunc(slices.Values(w.dropped), func(a, b DroppedColumn) int { return cmp.Compare(a.Num, b.Num) })
 }
+
+// NumberingStmt is ALTER TABLE ONLY name SET (attnums = …, …), the
+// statement that gives a table CREATE TABLE made its columns' numbers
+// once one was dropped; "" while none was.
+func (ct *CreateTable) NumberingStmt() string {
+	n := ct.numberingSQL()
+	if n == "" {
+		return ""
+	}
+	return "ALTER TABLE ONLY " + QuoteIdent(ct.Name) + " " + n
+}
+
+// partitionNumbering binds SET (attnums = …, dropped_attributes = …) of
+// partition rel: its definition with those numbers; ok is false for
+// another command.
+func partitionNumbering(rel *Relation, cmd *pg_query.AlterTableCmd) (*AlterPartition, bool, error) {
+	def := *rel.Def
+	def.Cols = slices.Clone(def.Cols)
+	w := &alterWork{cs: &pg_query.CreateStmt{}, nums: map[*pg_query.ColumnDef]int16{}}
+	cds := make([]*pg_query.ColumnDef, len(def.Cols))
+	for i, c := range def.Cols {
+		cds[i] = &pg_query.ColumnDef{Colname: c.Name}
+		w.cs.TableElts = append(w.cs.TableElts, &pg_query.Node{Node: &pg_query.Node_ColumnDef{ColumnDef: cds[i]}})
+	}
+	ap := &AlterPartition{Name: rel.Name}
+	at := &AlterTable{}
+	done, err := w.numberingCmd(at, cmd)
+	if !done || err != nil {
+		return nil, done, err
+	}
+	for i, cd := range cds {
+		def.Cols[i].Attnum = w.nums[cd]
+	}
+	def.Dropped = w.dropped
+	ap.New, ap.Numbering = &def, at.Numbering
+	return ap, true, nil
+}

@@ -32,6 +32,9 @@ type CompositeType struct {
 	Name  string
 	Type  value.Type
 	Attrs []ColumnDef
+	// Dropped are the attributes DROP ATTRIBUTE dropped, which keep their
+	// numbers (composite_attnum.go); each keeps its Def.
+	Dropped []DroppedColumn
 }
 
 // CreateComposite is CREATE TYPE name AS (attrs…).
@@ -43,8 +46,9 @@ type CreateComposite struct {
 // AlterComposite is ALTER TYPE name ADD, DROP, ALTER or RENAME
 // ATTRIBUTE: Attrs are the type's attributes after the change.
 type AlterComposite struct {
-	Name  string
-	Attrs []ColumnDef
+	Name    string
+	Attrs   []ColumnDef
+	Dropped []DroppedColumn // all the type's dropped attributes after it
 	// Retyped is the first attribute whose type changes ("" for none),
 	// which PostgreSQL refuses while a column uses the type.
 	Retyped string
@@ -56,8 +60,17 @@ func (*CreateComposite) bound() {}
 func (*AlterComposite) bound()  {}
 
 // CompositeSQL is the CREATE TYPE statement that makes a composite type
-// of these attributes, as a store records it.
-func CompositeSQL(name string, attrs []ColumnDef) string {
+// of these attributes, as a store records it; with dropped attributes,
+// followed by the ALTER TYPE that drops them (compositeNumberedSQL).
+func CompositeSQL(name string, attrs []ColumnDef, dropped []DroppedColumn) string {
+	if len(dropped) > 0 {
+		return compositeNumberedSQL(name, attrs, dropped)
+	}
+	return compositeCreateSQL(name, attrs)
+}
+
+// compositeCreateSQL is CREATE TYPE name AS (attrs…).
+func compositeCreateSQL(name string, attrs []ColumnDef) string {
 	var b strings.Builder
 	b.WriteString("CREATE TYPE " + QuoteIdent(name) + " AS (")
 	for i, a := range attrs {
@@ -167,7 +180,7 @@ func (b *binder) bindAlterComposite(as *pg_query.AlterTableStmt) (Bound, error) 
 	if err != nil {
 		return nil, err
 	}
-	ac := &AlterComposite{Name: ct.Name, Attrs: slices.Clone(ct.Attrs)}
+	ac := &AlterComposite{Name: ct.Name, Attrs: slices.Clone(ct.Attrs), Dropped: slices.Clone(ct.Dropped)}
 	find := func(name string) int {
 		return slices.IndexFunc(ac.Attrs, func(a ColumnDef) bool { return a.Name == name })
 	}
@@ -186,6 +199,9 @@ func (b *binder) bindAlterComposite(as *pg_query.AlterTableStmt) (Bound, error) 
 			if err != nil {
 				return nil, err
 			}
+			if len(ac.Dropped) > 0 {
+				a.Attnum = nextAttnum(ac.Attrs, ac.Dropped)
+			}
 			ac.Attrs = append(ac.Attrs, a)
 		case pg_query.AlterTableType_AT_DropColumn:
 			i := find(cmd.Name)
@@ -196,7 +212,7 @@ func (b *binder) bindAlterComposite(as *pg_query.AlterTableStmt) (Bound, error) 
 				}
 				return nil, colErr(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, ct.Name)
 			}
-			ac.Attrs = slices.Delete(ac.Attrs, i, i+1)
+			ac.dropAttr(i)
 		case pg_query.AlterTableType_AT_AlterColumnType:
 			i := find(cmd.Name)
 			if i < 0 {
@@ -211,6 +227,7 @@ func (b *binder) bindAlterComposite(as *pg_query.AlterTableStmt) (Bound, error) 
 			if err != nil {
 				return nil, err
 			}
+			a.Attnum = ac.Attrs[i].Attnum
 			if ac.Retyped == "" && (a.Type != ac.Attrs[i].Type || a.Domain != ac.Attrs[i].Domain) {
 				ac.Retyped = a.Name
 			}
@@ -228,7 +245,7 @@ func (b *binder) bindRenameAttribute(rs *pg_query.RenameStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	ac := &AlterComposite{Name: ct.Name, Attrs: slices.Clone(ct.Attrs)}
+	ac := &AlterComposite{Name: ct.Name, Attrs: slices.Clone(ct.Attrs), Dropped: ct.Dropped}
 	i := slices.IndexFunc(ac.Attrs, func(a ColumnDef) bool { return a.Name == rs.Subname })
 	if i < 0 {
 		return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", rs.Subname)

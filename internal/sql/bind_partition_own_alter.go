@@ -27,6 +27,10 @@ type AlterPartition struct {
 	// DefaultsSet are the columns SET DEFAULT and DROP DEFAULT name,
 	// whose default the partitions under the partition take from it.
 	DefaultsSet []string
+	// Numbering is set when the statement is the SET (attnums = …) a
+	// store records a partition's column numbers with (attnum.go), which
+	// only a restoring session runs.
+	Numbering string
 }
 
 func (*AlterPartition) bound() {}
@@ -48,6 +52,11 @@ func ownCmd(cmd *pg_query.AlterTableCmd) bool {
 // commands all change what it has of its own; nil when one does not
 // (the ALTER is then checked as any other of a partition).
 func (b *binder) bindAlterPartitionOwn(as *pg_query.AlterTableStmt, rel *Relation) (Bound, error) {
+	if len(as.Cmds) == 1 {
+		if ap, ok, err := partitionNumbering(rel, as.Cmds[0].GetAlterTableCmd()); ok {
+			return ap, err
+		}
+	}
 	for _, n := range as.Cmds {
 		if !ownCmd(n.GetAlterTableCmd()) {
 			return nil, nil

@@ -76,6 +76,11 @@ func (b *binder) ofType(tn *pg_query.TypeName) (*CompositeType, error) {
 			return ct, nil
 		}
 	}
+	if len(tn.Names) == 1 && grammarTypeNames[tn.Names[0].GetString_().GetSval()] {
+		// OF takes a name, which the grammar does not read as its
+		// spelling of a built-in type: "int" is no type's name.
+		return nil, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", tn.Names[0].GetString_().GetSval())
+	}
 	t, err := b.typeFromName(tn)
 	if err != nil {
 		return nil, err
@@ -87,6 +92,11 @@ func (b *binder) ofType(tn *pg_query.TypeName) (*CompositeType, error) {
 	}
 	return nil, pgerr.New(pgerr.WrongObjectType, "type %s is not a composite type", t)
 }
+
+// grammarTypeNames are the names the grammar reads as built-in types in
+// a column's type, none of which pg_type holds.
+var grammarTypeNames = map[string]bool{"int": true, "integer": true, "smallint": true, "bigint": true,
+	"real": true, "float": true, "boolean": true, "dec": true, "decimal": true}
 
 // typedTableCmd applies OF type and NOT OF, and refuses the commands that
 // would change a typed table's columns; done is false for another

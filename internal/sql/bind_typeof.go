@@ -8,6 +8,13 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
+// TypeofRecorder is a Catalog told the names of the user types whose
+// names pg_typeof calls print: a statement keeping the printed name (a
+// materialized view's rows) must be built again when the type is renamed.
+type TypeofRecorder interface {
+	NoteTypeof(name string)
+}
+
 // bindTypeof binds pg_typeof(x): the name of x's type, known when the
 // call is bound, as text (PostgreSQL's result is a regtype, which prints
 // the same).
@@ -29,6 +36,9 @@ func (b *binder) bindTypeof(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	}
 	if p, ok := e.(*expr.Param); ok && p.Slot.Domain != nil {
 		tn = expr.QuoteIdent(p.Slot.Domain.Name()) // a parameter declared of a domain
+	}
+	if tr, ok := b.cat.(TypeofRecorder); ok && tn != e.Type().Kind.String() {
+		tr.NoteTypeof(tn)
 	}
 	name := &expr.Const{V: value.NewText(value.Text, tn), T: value.TextType}
 	return &expr.Func{Def: expr.Typeof, Args: []expr.Expr{e, name}, T: value.TextType}, nil
