@@ -74,6 +74,7 @@ func (b *binder) resolveUserCall(s *scope, fns []*Function, args []*pg_query.Nod
 func (b *binder) resolveCall(s *scope, fns []*Function, args []*pg_query.Node, loc int32, variadic bool) (*userCall, bool, error) {
 	types := make([]value.Type, len(args))
 	doms := make([]*expr.Domain, len(args))
+	known := make([]bool, len(args))
 	names := make([]string, len(args))
 	nodes := make([]*pg_query.Node, len(args))
 	vol := make([]bool, len(args))
@@ -86,7 +87,8 @@ func (b *binder) resolveCall(s *scope, fns []*Function, args []*pg_query.Node, l
 		if err != nil {
 			return nil, false, err
 		}
-		types[i], doms[i] = e.Type(), argDomain(e)
+		types[i] = e.Type()
+		doms[i], known[i] = b.exprDomainKnown(s, e)
 		expr.Walk(e, func(x expr.Expr) bool {
 			if f, ok := x.(*expr.Func); ok && f.Def.Volatile {
 				vol[i] = true
@@ -141,6 +143,10 @@ func (b *binder) resolveCall(s *scope, fns []*Function, args []*pg_query.Node, l
 		polys = append(polys, pb)
 		sigs, slots, cands = append(sigs, sig), append(slots, slot), append(cands, fn)
 		sigDoms = append(sigDoms, sigDom)
+	}
+	if i := domainUnknownAt(cands, slots, known); i >= 0 {
+		return nil, false, b.refuse(nodeLoc(nodes[i], loc), "argument %d of %s is a column whose domain is not known here, and the functions of the name differ in the domains they take", i+1, fns[0].Name).
+			WithHint("cast the argument to the type of the function meant: x::d or x::%s", types[i])
 	}
 	best := exactDomainMatch(cands, slots, spread, types, doms)
 	if best == nil {

@@ -40,17 +40,61 @@ func (b *binder) addColDomain(f *Function, tn *pg_query.TypeName, poly Poly) err
 	return nil
 }
 
-// argDomain is the domain an argument's value is of, as PostgreSQL types
-// it: a cast to a domain, a parameter declared of one, a call of a
-// function returning one; nil for another value.
-func argDomain(e expr.Expr) *expr.Domain {
+// exprDomain is the domain e's value is of, as PostgreSQL types it: a
+// cast to a domain, a parameter declared of one, a call of a function
+// returning one, a reference of a table's column of one (bound in s); nil
+// for another value.
+func (b *binder) exprDomain(s *scope, e expr.Expr) *expr.Domain {
+	d, _ := b.exprDomainKnown(s, e)
+	return d
+}
+
+// exprDomainKnown is exprDomain, known false when e is a column whose
+// type deltaview does not follow to a table's column (a subquery's
+// expression, a materialized view's column): it may be of a domain there.
+func (b *binder) exprDomainKnown(s *scope, e expr.Expr) (*expr.Domain, bool) {
 	switch x := e.(type) {
+	case *expr.Col:
+		if s == nil || x.Idx < 0 || x.Idx >= len(s.cols) {
+			return nil, false
+		}
+		src := s.cols[x.Idx].source()
+		if src.Rel == "" {
+			return nil, false
+		}
+		rel, ok := b.cat.Relation(src.Rel)
+		if !ok || rel.Def == nil || src.Col < 0 || src.Col >= len(rel.Def.Cols) || rel.Def.Cols[src.Col].Type != x.T {
+			return nil, rel.Def == nil && ok
+		}
+		return rel.Def.Cols[src.Col].Domain, true
 	case *expr.DomainCheck:
-		return x.Domain
+		return x.Domain, true
 	case *expr.Param:
-		return x.Slot.Domain
+		return x.Slot.Domain, true
+	case *expr.RoutineCall:
+		return x.Result, true
 	}
-	return nil
+	return nil, true
+}
+
+// domainUnknownAt is the first argument whose domain is not known
+// (exprDomainKnown) where the candidates differ in the domain they take,
+// so that the call's resolution depends on it; -1 for none.
+func domainUnknownAt(cands []*Function, slots [][]int, known []bool) int {
+	for i, k := range known {
+		if k {
+			continue
+		}
+		var first *expr.Domain
+		for c, fn := range cands {
+			d := fn.Params[slots[c][i]].Domain
+			if c > 0 && d != first {
+				return i
+			}
+			first = d
+		}
+	}
+	return -1
 }
 
 // refDomain records the domain of the argument type just added to a
@@ -110,4 +154,18 @@ func callTypes(name string, types []value.Type, doms []*expr.Domain) string {
 		}
 	}
 	return name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// checkedResult makes call check the value a function returning a domain
+// returns, as PostgreSQL casts it to the return type: PL/pgSQL's error
+// names the function in its context line.
+func checkedResult(call *expr.RoutineCall, fn *Function) *expr.RoutineCall {
+	if !fn.BaseType || len(fn.Cols) != 1 || fn.ColDomain(0) == nil {
+		return call
+	}
+	call.Result = fn.ColDomain(0)
+	if fn.Language == LangPLpgSQL && !fn.SQLCode {
+		call.ResultContext = "PL/pgSQL function " + fn.Signature() + " while casting return value to function's return type"
+	}
+	return call
 }
