@@ -183,6 +183,10 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename domain %s: view %s names it", ad.Name, views[0]).
 				WithHint("drop the views that name the domain, rename it, and create them again")
 		}
+		if fns := e.domainRoutines(d); len(fns) > 0 {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename domain %s: %s names it", ad.Name, fns[0]).
+				WithHint("drop the routines that name the domain, rename it, and create them again")
+		}
 		if _, ok := e.domains.byName[ad.Def.Name]; ok || e.relationExists(ad.Def.Name) {
 			return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(ad.Def.Name))
 		}
@@ -361,6 +365,9 @@ func (e *Engine) domainDependents(d *expr.Domain) []string {
 		out = append(out, fmt.Sprintf("type %s depends on type %s", n, name))
 	}
 	out = append(out, e.compositesOfDomain(d)...)
+	for _, f := range e.domainRoutines(d) {
+		out = append(out, f+" depends on type "+name)
+	}
 	for _, v := range e.domainViews(name) {
 		k, _ := e.kindOf(v)
 		out = append(out, fmt.Sprintf("%s %s depends on type %s", map[sql.DropKind]string{sql.DropView: "view", sql.DropMatView: "materialized view"}[k], v, name))

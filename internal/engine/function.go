@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -362,16 +363,21 @@ func (e *Engine) lookupRoutine(ref sql.FuncRef, proc bool) (*sql.Function, error
 func matchesDropArgs(f *sql.Function, ref sql.FuncRef) bool {
 	var in []value.Type
 	var polys []sql.Poly
+	var doms []*expr.Domain
 	for i, p := range f.Params {
 		if !f.Procedure || i >= len(f.ArgModes) || f.ArgModes[i] != 'o' {
 			in = append(in, p.Type)
 			polys = append(polys, p.Poly)
+			doms = append(doms, p.Domain)
 		}
 	}
 	if slices.Equal(in, ref.Args) {
 		same := true
 		for i, p := range polys {
 			if i < len(ref.Polys) && ref.Polys[i] != p || i >= len(ref.Polys) && p != sql.PolyNone {
+				same = false
+			}
+			if i < len(ref.Domains) && ref.Domains[i] != doms[i] || i >= len(ref.Domains) && doms[i] != nil {
 				same = false
 			}
 		}

@@ -744,7 +744,7 @@ func (e *Engine) catalogProcs() []catProc {
 				if f.Procedure && f.ArgModes[i] == 'o' {
 					continue // pg_proc's arguments are the input ones
 				}
-				p.args = append(p.args, e.typeOID(a.Type, nil))
+				p.args = append(p.args, e.typeOID(a.Type, a.Domain))
 				p.argStr = append(p.argStr, a.TypeString())
 				p.names = append(p.names, a.Name)
 			}
@@ -752,7 +752,7 @@ func (e *Engine) catalogProcs() []catProc {
 			if f.Trigger {
 				p.ret, p.resultText = 2279, "trigger"
 			} else if len(f.Cols) == 1 && f.BaseType {
-				p.ret = e.typeOID(f.Cols[0].Type, nil)
+				p.ret = e.typeOID(f.Cols[0].Type, f.ColDomain(0))
 				p.resultText = f.ColTypeString(0)
 				if f.Set {
 					p.resultText = "SETOF " + p.resultText
@@ -761,7 +761,7 @@ func (e *Engine) catalogProcs() []catProc {
 				p.ret = 2249 // record
 				cols := make([]string, len(f.Cols))
 				for i, c := range f.Cols {
-					cols[i] = expr.QuoteIdent(c.Name) + " " + c.Type.String()
+					cols[i] = expr.QuoteIdent(c.Name) + " " + f.ColTypeString(i)
 				}
 				p.resultText = "record"
 				if f.Set {
@@ -772,9 +772,9 @@ func (e *Engine) catalogProcs() []catProc {
 			if len(p.all.outs) == 1 && !f.Procedure && !f.Trigger {
 				// One output parameter is the result's type, as
 				// PostgreSQL has it.
-				p.ret = e.typeOID(p.all.outs[0], nil)
+				p.ret = e.typeOID(p.all.outs[0], p.all.outDoms[0])
 				if !strings.Contains(f.Modes(), "t") {
-					p.resultText = p.all.outs[0].String()
+					p.resultText = outTypeString(p.all.outs[0], p.all.outDoms[0])
 					if f.Set {
 						p.resultText = "SETOF " + p.resultText
 					}

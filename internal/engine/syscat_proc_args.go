@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -14,6 +15,8 @@ type procArgs struct {
 	modes []string
 	names []string
 	outs  []value.Type
+	// outDoms are the domains of outs (nil entries for other types).
+	outDoms []*expr.Domain
 }
 
 // routineArgs reads f's parameters in declared order, as
@@ -34,7 +37,7 @@ func (e *Engine) routineArgs(f *sql.Function) procArgs {
 			p = f.Params[in]
 			in++
 		case (m == 'o' || m == 't') && out < len(f.Cols):
-			p = sql.FuncParam{Name: f.Cols[out].Name, Type: f.Cols[out].Type}
+			p = sql.FuncParam{Name: f.Cols[out].Name, Type: f.Cols[out].Type, Domain: f.ColDomain(out)}
 			out++
 		default:
 			return procArgs{}
@@ -42,8 +45,9 @@ func (e *Engine) routineArgs(f *sql.Function) procArgs {
 		if m != 'i' {
 			allIn = false
 			a.outs = append(a.outs, p.Type)
+			a.outDoms = append(a.outDoms, p.Domain)
 		}
-		a.types = append(a.types, e.typeOID(p.Type, nil))
+		a.types = append(a.types, e.typeOID(p.Type, p.Domain))
 		a.modes = append(a.modes, string(m))
 		a.names = append(a.names, p.Name)
 	}
@@ -51,4 +55,13 @@ func (e *Engine) routineArgs(f *sql.Function) procArgs {
 		return procArgs{}
 	}
 	return a
+}
+
+// outTypeString is an output parameter's type as format_type prints it:
+// its domain's name when it is of one.
+func outTypeString(t value.Type, d *expr.Domain) string {
+	if d != nil {
+		return d.TypeName()
+	}
+	return t.String()
 }

@@ -74,6 +74,10 @@ func (d *Domain) Set(def DomainDef) { d.def.Store(&def) }
 // Name returns the domain's name.
 func (d *Domain) Name() string { return d.Def().Name }
 
+// TypeName is the domain's name as format_type prints it: quoted where
+// needed, qualified when of a schema other than public.
+func (d *Domain) TypeName() string { return keyIdent(d.Name()) }
+
 // Over reports whether d is other or a domain over it, at any depth.
 func (d *Domain) Over(other *Domain) bool {
 	for ; d != nil; d = d.Def().Parent {

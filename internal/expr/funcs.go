@@ -112,7 +112,15 @@ func (d *FuncDef) params(n int) ([]value.Kind, bool) {
 type candidate struct {
 	def    *FuncDef
 	params []value.Kind
+	// dom marks the parameters of a domain (nil: none): their kind is
+	// the base type's, but as PostgreSQL's domain type they are never an
+	// exact match nor a preferred type.
+	dom []bool
 }
+
+// plain reports whether parameter i is of its kind's own type, not a
+// domain over it.
+func (c candidate) plain(i int) bool { return i >= len(c.dom) || !c.dom[i] }
 
 // ResolveFunc finds the signature of name that a call with arguments of
 // types args resolves to, by PostgreSQL's rules (an exact match, else the
@@ -184,7 +192,7 @@ func resolveAmong(name string, defs []*FuncDef, args []value.Type) (def *FuncDef
 		if !ok || !accepts(ps, args) {
 			continue
 		}
-		cands = append(cands, candidate{d, ps})
+		cands = append(cands, candidate{def: d, params: ps})
 	}
 	if len(cands) > 1 {
 		cands = narrow(cands, args)
@@ -245,7 +253,7 @@ func narrow(cands []candidate, args []value.Type) []candidate {
 	cands = keepMax(cands, func(c candidate) int {
 		n := 0
 		for i, a := range args {
-			if a.Kind != value.Unknown && a.Kind == c.params[i] {
+			if a.Kind != value.Unknown && a.Kind == c.params[i] && c.plain(i) {
 				n++
 			}
 		}
@@ -255,7 +263,7 @@ func narrow(cands []candidate, args []value.Type) []candidate {
 	cands = keepMax(cands, func(c candidate) int {
 		n := 0
 		for i, a := range args {
-			if a.Kind != value.Unknown && a.Kind != c.params[i] && preferred(c.params[i]) {
+			if a.Kind != value.Unknown && a.Kind != c.params[i] && preferred(c.params[i]) && c.plain(i) {
 				n++
 			}
 		}
@@ -289,12 +297,12 @@ func narrow(cands []candidate, args []value.Type) []candidate {
 		for _, c := range cands {
 			if categoryOf(c.params[i]) == cat {
 				next = append(next, c)
-				anyPreferred = anyPreferred || preferred(c.params[i])
+				anyPreferred = anyPreferred || preferred(c.params[i]) && c.plain(i)
 			}
 		}
 		if anyPreferred {
 			next = keepMax(next, func(c candidate) int {
-				if preferred(c.params[i]) {
+				if preferred(c.params[i]) && c.plain(i) {
 					return 1
 				}
 				return 0

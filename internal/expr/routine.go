@@ -30,6 +30,13 @@ type RoutineCall struct {
 	// generated column may make (a table's definition calls it by its
 	// signature: sql.TableRoutineCatalog).
 	Immutable bool
+	// Result is the domain the function returns (RETURNS d), nil for
+	// another type: the value it returns is checked against it, an
+	// error taking ResultContext, as PostgreSQL casts the return value to
+	// the function's return type. A STRICT call that does not run is
+	// NULL unchecked, as there.
+	Result        *Domain
+	ResultContext string
 }
 
 var _ Expr = (*RoutineCall)(nil)
@@ -55,7 +62,14 @@ func (c *RoutineCall) Eval(row value.Row) (value.Value, error) {
 	if rerr != nil {
 		return value.Null, rerr
 	}
-	return rs.Call(c.Sig, args)
+	v, err := rs.Call(c.Sig, args)
+	if err != nil || c.Result == nil {
+		return v, err
+	}
+	if err := c.Result.Check(v); err != nil {
+		return value.Null, pgerr.Wrap(err).WithContext(c.ResultContext)
+	}
+	return v, nil
 }
 
 // RoutineStrictness is Routines that tells whether a routine is STRICT

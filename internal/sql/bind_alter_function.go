@@ -214,6 +214,9 @@ func (b *binder) routineRef(ow *pg_query.ObjectWithArgs, proc bool) (FuncRef, er
 			return FuncRef{}, err
 		}
 		ref.Args = append(ref.Args, t)
+		if err := b.refDomain(&ref, tn, PolyNone); err != nil {
+			return FuncRef{}, err
+		}
 	}
 	if proc {
 		for _, a := range ow.Objfuncargs {

@@ -253,7 +253,11 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 		if variadic && !t.Kind.IsArray() && poly != PolyAnyArray && poly != PolyAnyCompatibleArray {
 			return pgerr.New(CodeInvalidFunctionDef, "VARIADIC parameter must be an array")
 		}
-		f.Params = append(f.Params, FuncParam{Name: p.Name, Type: t, TypeName: tn, Default: p.Defexpr, Variadic: variadic, Poly: poly})
+		dom, err := b.paramDomain(tn, poly)
+		if err != nil {
+			return err
+		}
+		f.Params = append(f.Params, FuncParam{Name: p.Name, Type: t, TypeName: tn, Default: p.Defexpr, Variadic: variadic, Poly: poly, Domain: dom})
 	}
 	f.instances = &polyInstances{}
 	rt := cf.ReturnType
@@ -273,6 +277,9 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 			f.Cols = append(f.Cols, plan.Column{Name: name, Type: t})
 			f.ColTypes = append(f.ColTypes, tn)
 			f.addColPoly(poly)
+			if err := b.addColDomain(f, tn, poly); err != nil {
+				return err
+			}
 		}
 		if rt != nil && !strings.EqualFold(typeNameText(rt), "record") && len(outs) > 1 {
 			return b.stmt.errf(rt.Location, CodeInvalidFunctionDef, "function result type must be record because of OUT parameters")
@@ -299,6 +306,9 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 	f.Cols = []plan.Column{{Name: f.Name, Type: t}}
 	f.ColTypes = []*pg_query.TypeName{tn}
 	f.addColPoly(poly)
+	if err := b.addColDomain(f, tn, poly); err != nil {
+		return err
+	}
 	f.BaseType = true
 	return checkPolyResult(f)
 }
@@ -465,6 +475,9 @@ func (b *binder) bindDropFunction(ds *pg_query.DropStmt) (Bound, error) {
 						ref.Polys = make([]Poly, len(dropArgTypes(ow)))
 					}
 					ref.Polys[i] = poly
+				}
+				if err := b.refDomain(&ref, tn, poly); err != nil {
+					return nil, err
 				}
 			}
 			if d.Procedure {

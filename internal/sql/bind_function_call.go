@@ -73,6 +73,8 @@ func (b *binder) resolveUserCall(s *scope, fns []*Function, args []*pg_query.Nod
 // parameter; else a VARIADIC parameter takes the trailing arguments.
 func (b *binder) resolveCall(s *scope, fns []*Function, args []*pg_query.Node, loc int32, variadic bool) (*userCall, bool, error) {
 	types := make([]value.Type, len(args))
+	doms := make([]*expr.Domain, len(args))
+	known := make([]bool, len(args))
 	names := make([]string, len(args))
 	nodes := make([]*pg_query.Node, len(args))
 	vol := make([]bool, len(args))
@@ -86,6 +88,7 @@ func (b *binder) resolveCall(s *scope, fns []*Function, args []*pg_query.Node, l
 			return nil, false, err
 		}
 		types[i] = e.Type()
+		doms[i], known[i] = b.exprDomainKnown(s, e)
 		expr.Walk(e, func(x expr.Expr) bool {
 			if f, ok := x.(*expr.Func); ok && f.Def.Volatile {
 				vol[i] = true
@@ -94,6 +97,7 @@ func (b *binder) resolveCall(s *scope, fns []*Function, args []*pg_query.Node, l
 		})
 	}
 	var sigs [][]value.Kind
+	var sigDoms [][]bool
 	var slots [][]int
 	var cands []*Function
 	var spread []bool
@@ -105,8 +109,15 @@ func (b *binder) resolveCall(s *scope, fns []*Function, args []*pg_query.Node, l
 		}
 		sig := make([]value.Kind, len(args))
 		var declared []Poly
+		var sigDom []bool
 		for i, p := range slot {
 			sig[i] = fn.Params[p].Type.Kind
+			if fn.Params[p].Domain != nil && !(expand && p == len(fn.Params)-1) {
+				if sigDom == nil {
+					sigDom = make([]bool, len(args))
+				}
+				sigDom[i] = true
+			}
 			if expand && p == len(fn.Params)-1 {
 				sig[i] = sig[i].Elem()
 			}
@@ -131,14 +142,22 @@ func (b *binder) resolveCall(s *scope, fns []*Function, args []*pg_query.Node, l
 		spread = append(spread, expand)
 		polys = append(polys, pb)
 		sigs, slots, cands = append(sigs, sig), append(slots, slot), append(cands, fn)
+		sigDoms = append(sigDoms, sigDom)
 	}
-	best := expr.BestSignatures(types, sigs)
+	if i := domainUnknownAt(cands, slots, known); i >= 0 {
+		return nil, false, b.refuse(nodeLoc(nodes[i], loc), "argument %d of %s is a column whose domain is not known here, and the functions of the name differ in the domains they take", i+1, fns[0].Name).
+			WithHint("cast the argument to the type of the function meant: x::d or x::%s", types[i])
+	}
+	best := exactDomainMatch(cands, slots, spread, types, doms)
+	if best == nil {
+		best = expr.BestSignaturesOfDomains(types, sigs, sigDoms)
+	}
 	switch len(best) {
 	case 0:
 		return nil, false, nil
 	case 1:
 	default:
-		return nil, false, b.stmt.errf(loc, CodeAmbiguousFunction, "function %s is not unique", CallSignature(fns[0].Name, types)).
+		return nil, false, b.stmt.errf(loc, CodeAmbiguousFunction, "function %s is not unique", callTypes(fns[0].Name, types, doms)).
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 	}
 	fn, slot := cands[best[0]], slots[best[0]]

@@ -145,7 +145,7 @@ func (b *binder) routineCall(s *scope, c *userCall, loc int32) (expr.Expr, error
 	if len(fn.Cols) == 1 {
 		t = fn.Cols[0].Type
 	}
-	call := &expr.RoutineCall{Name: fn.Name, Sig: fn.RoutineSig(), Args: args, T: t, Strict: fn.Strict, C: clock}
+	call := checkedResult(&expr.RoutineCall{Name: fn.Name, Sig: fn.RoutineSig(), Args: args, T: t, Strict: fn.Strict, C: clock}, fn)
 	if fn.SQLCode && len(fn.Cols) == 0 {
 		// A SQL function returning void gives NULL, where a PL/pgSQL one
 		// gives the empty value.

@@ -57,8 +57,8 @@ func (b *binder) tableDefCall(s *scope, c *userCall, loc int32) (expr.Expr, erro
 	if len(fn.Cols) == 1 {
 		t = fn.Cols[0].Type
 	}
-	call := &expr.RoutineCall{Name: fn.Name, Sig: sig, Args: args, T: t, Strict: fn.Strict,
-		C: &expr.StmtClock{Routines: rc.TableRoutines()}, Immutable: fn.Volatility == "immutable"}
+	call := checkedResult(&expr.RoutineCall{Name: fn.Name, Sig: sig, Args: args, T: t, Strict: fn.Strict,
+		C: &expr.StmtClock{Routines: rc.TableRoutines()}, Immutable: fn.Volatility == "immutable"}, fn)
 	if len(fn.Cols) == 0 {
 		if fn.Language != LangPLpgSQL {
 			// A SQL function returning void gives NULL, a PL/pgSQL one

@@ -31,11 +31,8 @@ func (b *binder) bindTypeof(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	if d := e.Type().RecordDesc(); d != nil && d.Name != "" || e.Type().Enum() != nil || e.Type().UserRange() != nil {
 		tn = e.Type().String() // a table's row type or a user type: its name
 	}
-	if dc, ok := e.(*expr.DomainCheck); ok {
-		tn = expr.QuoteIdent(dc.Domain.Name()) // a cast to a domain: the domain
-	}
-	if p, ok := e.(*expr.Param); ok && p.Slot.Domain != nil {
-		tn = expr.QuoteIdent(p.Slot.Domain.Name()) // a parameter declared of a domain
+	if d := b.exprDomain(s, e); d != nil {
+		tn = d.TypeName() // a cast to a domain, a parameter or a function's result declared of one
 	}
 	if tr, ok := b.cat.(TypeofRecorder); ok && tn != e.Type().Kind.String() {
 		tr.NoteTypeof(tn)

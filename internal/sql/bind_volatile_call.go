@@ -41,8 +41,8 @@ func (b *binder) volatileCodeCall(s *scope, c *userCall) (e expr.Expr, ok bool, 
 		return nil, true, err
 	}
 	b.useCode(code)
-	return &expr.RoutineCall{Name: fn.Name, Sig: fn.Signature() + TableCodeMark, Args: args, T: fn.Cols[0].Type,
-		Strict: fn.Strict, C: b.stmtClock}, true, nil
+	return checkedResult(&expr.RoutineCall{Name: fn.Name, Sig: fn.Signature() + TableCodeMark, Args: args, T: fn.Cols[0].Type,
+		Strict: fn.Strict, C: b.stmtClock}, fn), true, nil
 }
 
 // subqueryHere reports whether a subquery may stand in an expression of

@@ -6,6 +6,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -74,6 +75,9 @@ type Function struct {
 	// EventTrigger is RETURNS event_trigger (Trigger is set too): only an
 	// event trigger may run it (event_trigger.go).
 	EventTrigger bool
+	// ColDomains are the domains Cols are declared of (nil entries for
+	// other types), nil when none is: a call's result is cast to it.
+	ColDomains []*expr.Domain
 	// ColPoly are the pseudo-types of Cols (PolyNone for an actual type),
 	// nil when none is polymorphic; such a column's Type is unknown.
 	ColPoly []Poly
@@ -136,6 +140,10 @@ type FuncParam struct {
 	// Poly is the parameter's pseudo-type (anyelement, …), PolyNone for an
 	// actual type; Type is then unknown, and a call resolves it.
 	Poly Poly
+	// Domain is the domain the parameter is declared of (Type is its
+	// base type), nil for another type: part of the function's identity,
+	// as in PostgreSQL, and the type its argument is cast to.
+	Domain *expr.Domain
 }
 
 // Signature is the function's name and input types as PostgreSQL prints
@@ -215,6 +223,8 @@ type FuncRef struct {
 	AllArgs []value.Type
 	// Polys are the pseudo-types of Args (nil when none is one).
 	Polys []Poly
+	// Domains are the domains Args name (nil when none does).
+	Domains []*expr.Domain
 }
 
 // ArgsString prints the input types DROP names as PostgreSQL's messages
@@ -225,6 +235,9 @@ func (r FuncRef) ArgsString() string {
 		parts[i] = t.String()
 		if p := polyAt(r.Polys, i); p != PolyNone {
 			parts[i] = p.String()
+		}
+		if d := domainAt(r.Domains, i); d != nil {
+			parts[i] = d.TypeName()
 		}
 	}
 	return r.Name + "(" + strings.Join(parts, ", ") + ")"

@@ -72,6 +72,9 @@ func (p FuncParam) TypeString() string {
 	if p.Poly != PolyNone {
 		return p.Poly.String()
 	}
+	if p.Domain != nil {
+		return p.Domain.TypeName()
+	}
 	return p.Type.String()
 }
 
@@ -79,6 +82,9 @@ func (p FuncParam) TypeString() string {
 func (f *Function) ColTypeString(i int) string {
 	if i < len(f.ColPoly) && f.ColPoly[i] != PolyNone {
 		return f.ColPoly[i].String()
+	}
+	if d := f.ColDomain(i); d != nil {
+		return d.TypeName()
 	}
 	return f.Cols[i].Type.String()
 }
@@ -99,17 +105,30 @@ func (f *Function) Polymorphic() bool {
 	return false
 }
 
-// SameParams reports whether f and g take the same input types.
-func (f *Function) SameParams(ts []value.Type, polys []Poly) bool {
+// SameParams reports whether f takes the input types ts (of the
+// pseudo-types polys and the domains doms, either nil when none is one).
+func (f *Function) SameParams(ts []value.Type, polys []Poly, doms []*expr.Domain) bool {
 	if len(f.Params) != len(ts) {
 		return false
 	}
 	for i, p := range f.Params {
-		if p.Type != ts[i] || p.Poly != polyAt(polys, i) {
+		if p.Type != ts[i] || p.Poly != polyAt(polys, i) || p.Domain != domainAt(doms, i) {
 			return false
 		}
 	}
 	return true
+}
+
+func domainAt(ds []*expr.Domain, i int) *expr.Domain {
+	if i < len(ds) {
+		return ds[i]
+	}
+	return nil
+}
+
+// ColDomain is the domain result column i is declared of, nil for none.
+func (f *Function) ColDomain(i int) *expr.Domain {
+	return domainAt(f.ColDomains, i)
 }
 
 func polyAt(ps []Poly, i int) Poly {

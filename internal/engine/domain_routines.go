@@ -1,0 +1,26 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// domainRoutines are the routines whose parameters or result are
+// declared of domain d, by signature, sorted: PostgreSQL's dependents
+// "function f(d) depends on type d", which DROP DOMAIN refuses to leave
+// without their type, and whose stored statements name it.
+func (e *Engine) domainRoutines(d *expr.Domain) []string {
+	var out []string
+	for _, fns := range e.funcs {
+		for _, f := range fns {
+			if slices.ContainsFunc(f.Params, func(p sql.FuncParam) bool { return p.Domain == d }) ||
+				slices.Contains(f.ColDomains, d) {
+				out = append(out, routineKind(nil, f.Procedure)+" "+f.Signature())
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}

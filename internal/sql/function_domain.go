@@ -1,0 +1,171 @@
+package sql
+
+import (
+	"slices"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// A routine's parameter or result declared of a domain keeps the domain
+// as its type, as PostgreSQL's pg_proc does: f(d) and f(integer) are two
+// functions, printed, dropped and altered by those types; a call passes
+// an argument of the domain to f(d) and an integer to f(integer)
+// (resolveCall), and the result of a function returning d is a value of
+// d, checked against it (pg_typeof names it).
+
+// paramDomain is the domain a parameter's type names, nil for another
+// type or a pseudo-type.
+func (b *binder) paramDomain(tn *pg_query.TypeName, poly Poly) (*expr.Domain, error) {
+	if poly != PolyNone || tn == nil {
+		return nil, nil
+	}
+	return b.typeDomain(tn)
+}
+
+// addColDomain records the domain of the result column just added, if
+// its type names one.
+func (b *binder) addColDomain(f *Function, tn *pg_query.TypeName, poly Poly) error {
+	d, err := b.paramDomain(tn, poly)
+	if err != nil || d == nil {
+		return err
+	}
+	for len(f.ColDomains) < len(f.Cols) {
+		f.ColDomains = append(f.ColDomains, nil)
+	}
+	f.ColDomains[len(f.Cols)-1] = d
+	return nil
+}
+
+// exprDomain is the domain e's value is of, as PostgreSQL types it: a
+// cast to a domain, a parameter declared of one, a call of a function
+// returning one, a reference of a table's column of one (bound in s); nil
+// for another value.
+func (b *binder) exprDomain(s *scope, e expr.Expr) *expr.Domain {
+	d, _ := b.exprDomainKnown(s, e)
+	return d
+}
+
+// exprDomainKnown is exprDomain, known false when e is a column whose
+// type deltaview does not follow to a table's column (a subquery's
+// expression, a materialized view's column): it may be of a domain there.
+func (b *binder) exprDomainKnown(s *scope, e expr.Expr) (*expr.Domain, bool) {
+	switch x := e.(type) {
+	case *expr.Col:
+		if s == nil || x.Idx < 0 || x.Idx >= len(s.cols) {
+			return nil, false
+		}
+		src := s.cols[x.Idx].source()
+		if src.Rel == "" {
+			return nil, false
+		}
+		rel, ok := b.cat.Relation(src.Rel)
+		if !ok || rel.Def == nil || src.Col < 0 || src.Col >= len(rel.Def.Cols) || rel.Def.Cols[src.Col].Type != x.T {
+			return nil, rel.Def == nil && ok
+		}
+		return rel.Def.Cols[src.Col].Domain, true
+	case *expr.DomainCheck:
+		return x.Domain, true
+	case *expr.Param:
+		return x.Slot.Domain, true
+	case *expr.RoutineCall:
+		return x.Result, true
+	}
+	return nil, true
+}
+
+// domainUnknownAt is the first argument whose domain is not known
+// (exprDomainKnown) where the candidates differ in the domain they take,
+// so that the call's resolution depends on it; -1 for none.
+func domainUnknownAt(cands []*Function, slots [][]int, known []bool) int {
+	for i, k := range known {
+		if k {
+			continue
+		}
+		var first *expr.Domain
+		for c, fn := range cands {
+			d := fn.Params[slots[c][i]].Domain
+			if c > 0 && d != first {
+				return i
+			}
+			first = d
+		}
+	}
+	return -1
+}
+
+// refDomain records the domain of the argument type just added to a
+// routine's reference (DROP, ALTER, COMMENT, GRANT), if tn names one.
+func (b *binder) refDomain(ref *FuncRef, tn *pg_query.TypeName, poly Poly) error {
+	d, err := b.paramDomain(tn, poly)
+	if err != nil || d == nil {
+		return err
+	}
+	for len(ref.Domains) < len(ref.Args) {
+		ref.Domains = append(ref.Domains, nil)
+	}
+	ref.Domains[len(ref.Args)-1] = d
+	return nil
+}
+
+// exactDomainMatch is the candidate whose declared types are the call's
+// argument types exactly, when a domain is among them (PostgreSQL looks
+// for such a match before it reduces the arguments' domains to their base
+// types): f(1::d) calls f(d) beside f(integer). nil when there is none or
+// no domain is involved, the call then resolved as any other.
+func exactDomainMatch(cands []*Function, slots [][]int, spread []bool, types []value.Type, doms []*expr.Domain) []int {
+	involved := slices.ContainsFunc(doms, func(d *expr.Domain) bool { return d != nil })
+	for _, fn := range cands {
+		involved = involved || slices.ContainsFunc(fn.Params, func(p FuncParam) bool { return p.Domain != nil })
+	}
+	if !involved {
+		return nil
+	}
+	for c, fn := range cands {
+		if spread[c] {
+			continue
+		}
+		exact := true
+		for i, p := range slots[c] {
+			fp := fn.Params[p]
+			if fp.Poly != PolyNone || fp.Domain != doms[i] || types[i].Kind == value.Unknown || fp.Type != types[i] {
+				exact = false
+				break
+			}
+		}
+		if exact {
+			return []int{c}
+		}
+	}
+	return nil
+}
+
+// callTypes are a call's argument types as PostgreSQL's messages print
+// them, a domain's name for a value of one.
+func callTypes(name string, types []value.Type, doms []*expr.Domain) string {
+	parts := make([]string, len(types))
+	for i, t := range types {
+		parts[i] = t.String()
+		if doms[i] != nil {
+			parts[i] = doms[i].TypeName()
+		}
+	}
+	return name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// checkedResult makes call check the value a function returning a domain
+// returns, as PostgreSQL casts it to the return type: PL/pgSQL's error
+// names the function in its context line.
+func checkedResult(call *expr.RoutineCall, fn *Function) *expr.RoutineCall {
+	if !fn.BaseType || len(fn.Cols) != 1 || fn.ColDomain(0) == nil {
+		return call
+	}
+	call.Result = fn.ColDomain(0)
+	if fn.Language == LangPLpgSQL && !fn.SQLCode {
+		call.ResultContext = "PL/pgSQL function " + fn.Signature() + " while casting return value to function's return type"
+	}
+	return call
+}
