@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -215,7 +214,8 @@ func (e *Engine) enumLabelViews(r enumRename) (map[string][]bool, error) {
 	out := map[string][]bool{}
 	d := r.t.Enum()
 	probe := r.from + "\x01"
-	want := fmt.Sprintf("invalid input value for enum %s: %q", d.Name, probe)
+	// Formatted as the binder's error is (pgerr quotes as PostgreSQL).
+	want := pgerr.New(pgerr.InvalidTextRep, "invalid input value for enum %s: %q", d.Name, probe).Message
 	for _, v := range e.enumViewNames() {
 		m, ok := e.rewrittenReader(v, func(st *sql.Stmt) (*sql.Stmt, error) { return st, nil })
 		if !ok {
