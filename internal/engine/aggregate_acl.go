@@ -20,37 +20,17 @@ import (
 
 // aggACL is the list of the roles that hold EXECUTE on a.
 func aggACL(a *sql.Aggregate) []string {
-	if a.HasACL {
-		return a.ACL
-	}
-	return []string{"", aggOwnerName(a)}
+	return executeACL(a.HasACL, a.ACL, aggOwnerName(a))
 }
 
 // mayExecuteAgg reports whether role holds EXECUTE on a.
 func (e *Engine) mayExecuteAgg(a *sql.Aggregate, role string) bool {
-	held := e.heldRoles(role)
-	for _, r := range aggACL(a) {
-		if r == "" || slices.Contains(held, r) {
-			return true
-		}
-	}
-	return false
+	return e.holdsExecute(aggACL(a), role)
 }
 
 // aggProACL is pg_proc.proacl of a: NULL for the default.
 func aggProACL(a *sql.Aggregate) any {
-	if !a.HasACL {
-		return nil
-	}
-	owner := aclRole(aggOwnerName(a))
-	out := make([]string, len(a.ACL))
-	for i, r := range a.ACL {
-		out[i] = aclRole(r) + "=X/" + owner
-		if slices.Contains(a.ACLOptions, r) {
-			out[i] = aclRole(r) + "=X*/" + owner
-		}
-	}
-	return out
+	return proACL(a.HasACL, a.ACL, a.ACLOptions, aggOwnerName(a))
 }
 
 // aggExecuteAllowed returns an error (42501) unless the session's role
@@ -99,17 +79,7 @@ func (s *Session) grantAggregates(g *sql.GrantRoutine, aggs []*sql.Aggregate, re
 		}
 	}
 	for _, a := range mine {
-		acl, opts := aggACL(a), a.ACLOptions
-		switch {
-		case g.Revoke && g.Option:
-			opts = aclChanged(opts, g.Roles, true)
-		case g.Revoke:
-			acl, opts = aclChanged(acl, g.Roles, true), aclChanged(opts, g.Roles, true)
-		case g.Option:
-			acl, opts = aclChanged(acl, g.Roles, false), aclChanged(opts, g.Roles, false)
-		default:
-			acl = aclChanged(acl, g.Roles, false)
-		}
+		acl, opts := executeGranted(g, aggACL(a), a.ACLOptions)
 		if err := e.setAggregateACL(a, acl, opts, grantText(g, "FUNCTION", a.Signature())); err != nil {
 			return err
 		}

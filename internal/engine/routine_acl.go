@@ -24,17 +24,30 @@ import (
 
 // routineACL is the list of the roles that hold EXECUTE on f.
 func routineACL(f *sql.Function) []string {
-	if f.HasACL {
-		return f.ACL
-	}
-	return []string{"", routineOwnerName(f)}
+	return executeACL(f.HasACL, f.ACL, routineOwnerName(f))
 }
 
-// mayExecute reports whether role (a catalog name) holds EXECUTE on f:
-// PUBLIC's, its own, or that of a role whose privileges it holds.
+// executeACL is the list of the roles that hold EXECUTE on a routine or
+// an aggregate of ACL acl (has: one set by GRANT or REVOKE) and owner
+// owner: PUBLIC ("") and the owner by default.
+func executeACL(has bool, acl []string, owner string) []string {
+	if has {
+		return acl
+	}
+	return []string{"", owner}
+}
+
+// mayExecute reports whether role (a catalog name) holds EXECUTE on f.
 func (e *Engine) mayExecute(f *sql.Function, role string) bool {
+	return e.holdsExecute(routineACL(f), role)
+}
+
+// holdsExecute reports whether role holds EXECUTE by acl, a list of
+// executeACL: PUBLIC's, its own, or that of a role whose privileges it
+// holds.
+func (e *Engine) holdsExecute(acl []string, role string) bool {
 	held := e.heldRoles(role)
-	for _, r := range routineACL(f) {
+	for _, r := range acl {
 		if r == "" || slices.Contains(held, r) {
 			return true
 		}
@@ -61,6 +74,22 @@ func aclChanged(acl []string, roles []string, revoke bool) []string {
 	return out
 }
 
+// executeGranted is a routine's or an aggregate's EXECUTE holders acl
+// and grant options opts after g.
+func executeGranted(g *sql.GrantRoutine, acl, opts []string) ([]string, []string) {
+	switch {
+	case g.Revoke && g.Option:
+		opts = aclChanged(opts, g.Roles, true)
+	case g.Revoke:
+		acl, opts = aclChanged(acl, g.Roles, true), aclChanged(opts, g.Roles, true)
+	case g.Option:
+		acl, opts = aclChanged(acl, g.Roles, false), aclChanged(opts, g.Roles, false)
+	default:
+		acl = aclChanged(acl, g.Roles, false)
+	}
+	return acl, opts
+}
+
 // aclNewOwner is acl of a routine given from owner old to owner new: the
 // old owner's item becomes the new owner's, merged with an item the new
 // owner held, as PostgreSQL's aclnewowner does.
@@ -80,15 +109,21 @@ func aclNewOwner(acl []string, old, new string) []string {
 // routineProACL is pg_proc.proacl of f: NULL for the default, else an
 // aclitem per role, granted by the owner.
 func routineProACL(f *sql.Function) any {
-	if !f.HasACL {
+	return proACL(f.HasACL, f.ACL, f.ACLOptions, routineOwnerName(f))
+}
+
+// proACL is pg_proc.proacl of a routine or an aggregate of ACL acl (has:
+// one set by GRANT or REVOKE), grant options opts and owner owner.
+func proACL(has bool, acl, opts []string, owner string) any {
+	if !has {
 		return nil
 	}
-	owner := aclRole(routineOwnerName(f))
-	out := make([]string, len(f.ACL))
-	for i, r := range f.ACL {
-		out[i] = aclRole(r) + "=X/" + owner
-		if slices.Contains(f.ACLOptions, r) {
-			out[i] = aclRole(r) + "=X*/" + owner
+	o := aclRole(owner)
+	out := make([]string, len(acl))
+	for i, r := range acl {
+		out[i] = aclRole(r) + "=X/" + o
+		if slices.Contains(opts, r) {
+			out[i] = aclRole(r) + "=X*/" + o
 		}
 	}
 	return out
@@ -250,17 +285,7 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 		return Result{}, err
 	}
 	for _, f := range mine {
-		acl, opts := routineACL(f), f.ACLOptions
-		switch {
-		case g.Revoke && g.Option:
-			opts = aclChanged(opts, g.Roles, true)
-		case g.Revoke:
-			acl, opts = aclChanged(acl, g.Roles, true), aclChanged(opts, g.Roles, true)
-		case g.Option:
-			acl, opts = aclChanged(acl, g.Roles, false), aclChanged(opts, g.Roles, false)
-		default:
-			acl = aclChanged(acl, g.Roles, false)
-		}
+		acl, opts := executeGranted(g, routineACL(f), f.ACLOptions)
 		if err := e.setRoutineACL(f, acl, opts, g); err != nil {
 			return Result{}, err
 		}
