@@ -71,22 +71,37 @@ func (e *Engine) rebuildStrictCallers(sig string, names []string, plans map[stri
 // which a rebuild does not feed, or a subscriber inside a transaction
 // block, whose ROLLBACK could not take a delivered difference back.
 func (e *Engine) strictWatched(sig string, names []string) error {
+	switch view, sink := e.watchedView(names); {
+	case sink:
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot change the strictness of function %s: materialized view %s, which calls it, feeds a sink", sig, view).
+			WithHint("drop the sink, alter the function, and create the sink again")
+	case view != "":
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot change the strictness of function %s inside a transaction block: materialized view %s, which calls it, has subscribers", sig, view).
+			WithHint("run the ALTER FUNCTION outside BEGIN … COMMIT")
+	}
+	return nil
+}
+
+// watchedView returns the first of the views names whose rebuild could
+// not reach who watches it: one that feeds a sink (sink), which a
+// rebuild does not feed, else, inside a transaction block, one with
+// subscribers, whose ROLLBACK could not take a delivered difference
+// back; "" for none.
+func (e *Engine) watchedView(names []string) (view string, sink bool) {
 	for _, sa := range e.sinks {
 		if slices.Contains(names, sa.view) {
-			return pgerr.New(pgerr.FeatureNotSupported, "cannot change the strictness of function %s: materialized view %s, which calls it, feeds a sink", sig, sa.view).
-				WithHint("drop the sink, alter the function, and create the sink again")
+			return sa.view, true
 		}
 	}
 	if e.txd == nil {
-		return nil
+		return "", false
 	}
 	for _, sub := range e.subs {
 		if slices.Contains(names, sub.view) {
-			return pgerr.New(pgerr.FeatureNotSupported, "cannot change the strictness of function %s inside a transaction block: materialized view %s, which calls it, has subscribers", sig, sub.view).
-				WithHint("run the ALTER FUNCTION outside BEGIN … COMMIT")
+			return sub.view, false
 		}
 	}
-	return nil
+	return "", false
 }
 
 // viewsOver are the materialized views (populated or not) among names

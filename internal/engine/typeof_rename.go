@@ -79,20 +79,13 @@ func (e *Engine) matViewNames() []string {
 // could not reach who watches a view: a sink, which a rebuild does not
 // feed, or a subscriber inside a transaction block.
 func (e *Engine) refuseTypeofWatched(key string, names []string) error {
-	for _, sa := range e.sinks {
-		if slices.Contains(names, sa.view) {
-			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename type %s: materialized view %s, whose rows print its name, feeds a sink", key, sa.view).
-				WithHint("drop the sink, rename the type, and create the sink again")
-		}
-	}
-	if e.txd == nil {
-		return nil
-	}
-	for _, sub := range e.subs {
-		if slices.Contains(names, sub.view) {
-			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename type %s inside a transaction block: materialized view %s, whose rows print its name, has subscribers", key, sub.view).
-				WithHint("run the ALTER TYPE outside BEGIN … COMMIT")
-		}
+	switch view, sink := e.watchedView(names); {
+	case sink:
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename type %s: materialized view %s, whose rows print its name, feeds a sink", key, view).
+			WithHint("drop the sink, rename the type, and create the sink again")
+	case view != "":
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename type %s inside a transaction block: materialized view %s, whose rows print its name, has subscribers", key, view).
+			WithHint("run the ALTER TYPE outside BEGIN … COMMIT")
 	}
 	return nil
 }
