@@ -83,7 +83,12 @@ func (b *binder) ofType(tn *pg_query.TypeName) (*CompositeType, error) {
 	}
 	t, err := b.typeFromName(tn)
 	if err != nil {
-		return nil, err
+		// PostgreSQL looks OF's name up without the statement's text
+		// (typenameType without a parse state): its errors have no
+		// position.
+		unplaced := *pgerr.Wrap(err)
+		unplaced.Position = 0
+		return nil, &unplaced
 	}
 	if cc, ok := b.cat.(CompositeCatalog); ok {
 		if ct, ok := cc.CompositeType(t.String()); ok {
