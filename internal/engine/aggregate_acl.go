@@ -67,11 +67,7 @@ func (s *Session) grantAggregates(g *sql.GrantRoutine, aggs []*sql.Aggregate, re
 				}
 			}
 			verb := map[bool]string{false: "were granted", true: "could be revoked"}[g.Revoke]
-			res.Notices = append(res.Notices, fmt.Sprintf("no privileges %s for %q", verb, e.bareName(a.Name)))
-			if res.NoticeLevels == nil {
-				res.NoticeLevels = map[int]string{}
-			}
-			res.NoticeLevels[len(res.Notices)-1] = "WARNING"
+			res.warn(fmt.Sprintf("no privileges %s for %q", verb, e.bareName(a.Name)))
 			continue
 		}
 		if !slices.Contains(mine, a) {

@@ -38,11 +38,7 @@ func (e *Engine) grantBy(g *sql.Grant, user string) (Result, error) {
 		if w == "" {
 			return
 		}
-		res.Notices = append(res.Notices, w)
-		if res.NoticeLevels == nil {
-			res.NoticeLevels = map[int]string{}
-		}
-		res.NoticeLevels[len(res.Notices)-1] = "WARNING"
+		res.warn(w)
 	}
 	cols := map[string]colACL{} // the column ACLs g changes
 	var colOrder []string

@@ -84,3 +84,12 @@ func (r *Result) keepNotices(keep func(level string) bool) {
 	}
 	r.Notices, r.NoticeLevels, r.NoticeCodes, r.NoticeFields = notices, levels, codes, fields
 }
+
+// warn appends a notice of level WARNING to r.
+func (r *Result) warn(msg string) {
+	r.Notices = append(r.Notices, msg)
+	if r.NoticeLevels == nil {
+		r.NoticeLevels = map[int]string{}
+	}
+	r.NoticeLevels[len(r.Notices)-1] = "WARNING"
+}

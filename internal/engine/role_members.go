@@ -124,11 +124,7 @@ func (s *Session) grantRole(g *sql.GrantRole) (Result, error) {
 			list := slices.Clone(r.memberOf)
 			switch {
 			case g.Revoke && at < 0:
-				res.Notices = append(res.Notices, fmt.Sprintf("role %q is not a member of role %q", m, name))
-				if res.NoticeLevels == nil {
-					res.NoticeLevels = map[int]string{}
-				}
-				res.NoticeLevels[len(res.Notices)-1] = "WARNING"
+				res.warn(fmt.Sprintf("role %q is not a member of role %q", m, name))
 				continue
 			case g.Revoke && g.Admin:
 				list[at].admin = false

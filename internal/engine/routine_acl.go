@@ -270,11 +270,7 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 			if g.Revoke {
 				verb = "could be revoked"
 			}
-			res.Notices = append(res.Notices, fmt.Sprintf("no privileges %s for %q", verb, e.bareName(f.Name)))
-			if res.NoticeLevels == nil {
-				res.NoticeLevels = map[int]string{}
-			}
-			res.NoticeLevels[len(res.Notices)-1] = "WARNING"
+			res.warn(fmt.Sprintf("no privileges %s for %q", verb, e.bareName(f.Name)))
 			continue
 		}
 		if !slices.Contains(mine, f) {

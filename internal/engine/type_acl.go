@@ -83,11 +83,7 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 			// A role without the grant option grants nothing, with a
 			// warning, as in PostgreSQL.
 			verb := map[bool]string{false: "were granted", true: "could be revoked"}[g.Revoke]
-			res.Notices = append(res.Notices, fmt.Sprintf("no privileges %s for %q", verb, e.bareName(name)))
-			if res.NoticeLevels == nil {
-				res.NoticeLevels = map[int]string{}
-			}
-			res.NoticeLevels[len(res.Notices)-1] = "WARNING"
+			res.warn(fmt.Sprintf("no privileges %s for %q", verb, e.bareName(name)))
 			continue
 		}
 		if !slices.Contains(mine, name) {
