@@ -184,6 +184,7 @@ func (b *binder) routineSRF(f *pg_query.FuncCall, coldefs []*pg_query.Node) (*ex
 		return nil, true, b.refuseCodeInView(fn, f.Location)
 	}
 	if b.forView {
+		b.routineFrom = true
 		return nil, true, b.refuse(f.Location, "PL/pgSQL function %s() in FROM cannot be maintained in a view", fn.Name).
 			WithHint("store its rows in a table and read the table")
 	}
