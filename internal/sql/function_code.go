@@ -132,7 +132,17 @@ type codeForm struct {
 // statements make, rather than inline; why says what keeps it from
 // being inlined ("modifies data"). It is false when f cannot run so.
 func (f *Function) RunAsCode(why string) bool {
-	if f.code == nil || f.AnyRecord {
+	if f.AnyRecord {
+		return false
+	}
+	return f.runAsCode(why)
+}
+
+// runAsCode is RunAsCode for any function with code, one returning SETOF
+// record too, whose rows a column definition list then types
+// (codeInstance).
+func (f *Function) runAsCode(why string) bool {
+	if f.code == nil {
 		return false
 	}
 	f.Language, f.Source, f.PLSQL, f.ArgModes = LangPLpgSQL, f.code.source, f.code.plsql, f.code.modes
