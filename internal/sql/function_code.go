@@ -156,6 +156,7 @@ func (b *binder) refuseCodeInView(fn *Function, loc int32) error {
 	if fn.Generic != nil {
 		fn = fn.Generic
 	}
+	b.adHocCall = true
 	return b.refuse(loc, "SQL function %s() cannot be maintained in a view: it %s", fn.Name, fn.code.why).
 		WithHint("a view is maintained from the queries it stands for; call the function in a statement of its own")
 }
