@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
 
@@ -126,10 +125,7 @@ func profileLines(lines *[]string, n plan.Node, prof *exec.Profile, timing bool,
 // not: a scan that did not run under a node that did had its rows found
 // through an index, by the node above it.
 func profileLinesUnder(lines *[]string, n plan.Node, prof *exec.Profile, timing bool, depth int, ran bool) {
-	label := reflect.TypeOf(n).Elem().Name()
-	if sc, ok := n.(*plan.Scan); ok {
-		label += " on " + sc.Relation
-	}
+	label := planLabel(n)
 	figures := " (never executed)"
 	np := prof.Nodes[n]
 	if np != nil {

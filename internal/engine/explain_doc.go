@@ -137,7 +137,19 @@ func planLabel(n plan.Node) string {
 	if sc, ok := n.(*plan.Scan); ok {
 		label += " on " + sc.Relation
 	}
+	if name, ok := functionScan(n); ok {
+		label = "Function Scan on " + name
+	}
 	return label
+}
+
+// functionScan is the function of a TableFunc calling one function
+// without input, which PostgreSQL names a Function Scan of it.
+func functionScan(n plan.Node) (string, bool) {
+	if tf, ok := n.(*plan.TableFunc); ok && tf.Input == nil && len(tf.Funcs) == 1 {
+		return tf.Funcs[0].Name, true
+	}
+	return "", false
 }
 
 // planLines prints an ad-hoc query's plan without figures: each input
@@ -159,6 +171,10 @@ func profileNode(n plan.Node, prof *exec.Profile, timing, ran bool) *explainfmt.
 	out := &explainfmt.Node{Type: reflect.TypeOf(n).Elem().Name()}
 	if sc, ok := n.(*plan.Scan); ok {
 		out.Props = append(out.Props, explainfmt.Str("Relation Name", sc.Relation))
+	}
+	if name, ok := functionScan(n); ok {
+		out.Type = "Function Scan"
+		out.Props = append(out.Props, explainfmt.Str("Function Name", name))
 	}
 	var np *exec.NodeProfile
 	if prof != nil {

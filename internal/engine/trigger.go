@@ -321,6 +321,14 @@ func nameOrNull(s string) any {
 	return s
 }
 
+// foid is pg_trigger.tgfoid, the oid of the trigger's function.
+func (tr *trigger) foid() uint32 {
+	if tr.fnSig == sql.SuppressRedundantSig {
+		return sql.SuppressRedundantOID
+	}
+	return objectOID("function", expr.QuoteIdent(tr.fn)+"()")
+}
+
 // pgTrigger lists the triggers in pg_trigger, by table then name.
 func pgTrigger(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
@@ -349,7 +357,7 @@ func pgTrigger(o *catalogObjects, r *catRows) {
 				from = RelationOID(tr.from)
 			}
 			r.add("oid", objectOID("trigger", tr.table+"."+tr.name), "tgrelid", rel.oid, "tgparentid", uint32(0), "tgname", tr.name,
-				"tgfoid", objectOID("function", expr.QuoteIdent(tr.fn)+"()"), "tgtype", int64(tr.typ), "tgenabled", enabled,
+				"tgfoid", tr.foid(), "tgtype", int64(tr.typ), "tgenabled", enabled,
 				"tgisinternal", false, "tgconstrrelid", from, "tgconstrindid", uint32(0), "tgconstraint", con,
 				"tgdeferrable", tr.deferrable, "tginitdeferred", tr.initDeferred, "tgnargs", int64(len(tr.args)), "tgattr", attrs,
 				"tgargs", value.NewBytea(args), "tgqual", qual, "tgoldtable", nameOrNull(tr.oldTable), "tgnewtable", nameOrNull(tr.newTable))

@@ -317,6 +317,9 @@ func (f *trigFire) call(tr *trigger, op, kind int16, old, new value.Row) (value.
 			f.follow(t)
 		}
 	}
+	if tr.fnSig == sql.SuppressRedundantSig {
+		return suppressRedundant(op, kind, old, new)
+	}
 	fn, _ := e.function(tr.fnSig, tr.fn)
 	if fn == nil {
 		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", tr.fnSig)

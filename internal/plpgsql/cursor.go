@@ -95,6 +95,10 @@ type cursor struct {
 	// release lets go of the relations its query keeps in use until
 	// CLOSE (Holder); nil when the Runtime keeps none.
 	release func()
+	// seq is its number among the cursors opened (Portals.seq); pinned
+	// is set while a FOR loop reads it, which a COMMIT leaves open.
+	seq    int
+	pinned bool
 }
 
 // close forgets the open cursor name, letting go of its relations.
@@ -353,6 +357,7 @@ func (c *call) forCursor(s *forCursor) (control, error) {
 		return control{}, err
 	}
 	defer c.close(name)
+	cur.pinned = true
 	saved := c.fr
 	c.fr = newFrame(saved, s.label)
 	defer func() { c.fr = saved }()

@@ -313,8 +313,10 @@ func (c *call) block(b *block) (control, error) {
 		c.bindAliases(b, i+1)
 	}
 	var mark Mark
+	var curMark int // the cursors opened in the body close when it fails
 	if len(b.handlers) > 0 {
 		mark = c.rt.Mark()
+		curMark = c.cursors.seq
 		c.enterSubtx()
 	}
 	ct, err := c.stmts(b.body)
@@ -328,6 +330,7 @@ func (c *call) block(b *block) (control, error) {
 				continue
 			}
 			c.rt.Undo(mark)
+			c.cursors.closeAfter(curMark)
 			c.placed = false
 			hf := newFrame(c.fr, "")
 			hf.vars["sqlstate"] = &variable{name: "sqlstate", t: value.TextType, v: value.NewText(value.Text, pe.Code), isConst: true}

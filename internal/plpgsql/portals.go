@@ -16,6 +16,9 @@ type Portals struct {
 	m map[string]*cursor
 	// order are the names in the order they were opened, for listing.
 	order []string
+	// seq numbers the cursors as they open (cursor.seq), which a block's
+	// EXCEPTION clause compares (CloseAfter).
+	seq int
 }
 
 // PortalTable is a Runtime whose session keeps the cursors (Portals) of
@@ -41,6 +44,8 @@ func (p *Portals) put(name string, cur *cursor) {
 	if p.m == nil {
 		p.m = map[string]*cursor{}
 	}
+	p.seq++
+	cur.seq = p.seq
 	p.m[name] = cur
 	p.order = append(p.order, name)
 }
@@ -101,6 +106,27 @@ func (p *Portals) CloseAll() {
 func (p *Portals) CloseFrom(d int) {
 	for _, name := range slices.Clone(p.order) {
 		if p.m[name].depth >= d {
+			p.remove(name)
+		}
+	}
+}
+
+// closeAfter closes the cursors opened after mark (a value of seq), as
+// PostgreSQL's rollback of a subtransaction drops the portals it made.
+func (p *Portals) closeAfter(mark int) {
+	for _, name := range slices.Clone(p.order) {
+		if p.m[name].seq > mark {
+			p.remove(name)
+		}
+	}
+}
+
+// closeUnpinned closes the cursors that no FOR loop is reading, as
+// PostgreSQL's COMMIT and ROLLBACK in a procedure close the portals but
+// the pinned ones, which it keeps as holdable.
+func (p *Portals) closeUnpinned() {
+	for _, name := range slices.Clone(p.order) {
+		if !p.m[name].pinned {
 			p.remove(name)
 		}
 	}

@@ -44,7 +44,11 @@ func (c *call) endTransaction(s *txEnd) error {
 		}
 		return pgerr.New(CodeInvalidTransactionTermination, "cannot %s while a subtransaction is active", what)
 	}
-	return tr.EndTransaction(s.rollback, s.chain)
+	if err := tr.EndTransaction(s.rollback, s.chain); err != nil {
+		return err
+	}
+	c.cursors.closeUnpinned()
+	return nil
 }
 
 // CodeInvalidTransactionTermination is 2D000.

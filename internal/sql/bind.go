@@ -53,6 +53,11 @@ type binder struct {
 	// forView is set while binding a view's defining query: constructs
 	// that cannot be maintained incrementally are refused.
 	forView bool
+	// adHocCall is set when a view's query was refused for a call of a
+	// user's routine that only a query run once makes (a PL/pgSQL
+	// function in FROM or not IMMUTABLE, a SQL function run as
+	// statements): EXPLAIN then plans the ad-hoc query (explainAdHoc).
+	adHocCall bool
 	// writes is set while an INSERT, UPDATE, DELETE or MERGE is bound: a
 	// volatile SQL function reading tables runs at each call, and so does
 	// another where a subquery cannot go (bind_volatile_call.go).
@@ -422,6 +427,9 @@ func (b *binder) bindExplainPlan(e *pg_query.ExplainStmt, opts ExplainOptions) (
 		// EXPLAIN SELECT: the plan the view would have.
 		b.forView = true
 		p, err := b.bindSelect(sel)
+		if err != nil && b.adHocCall {
+			return b.explainAdHoc(sel, format)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -54,3 +54,16 @@ func (b *binder) bindCursorQuery(dc *pg_query.DeclareCursorStmt) (plan.Node, err
 	}
 	return sel.Plan, nil
 }
+
+// explainAdHoc binds EXPLAIN SELECT of a query no view can keep for a
+// call of a user's routine (binder.adHocCall) as the query run once: its
+// plan is that query's (Function Scan for a call in FROM), as DECLARE's
+// is.
+func (b *binder) explainAdHoc(sel *pg_query.SelectStmt, format string) (Bound, error) {
+	nb := &binder{cat: b.cat, stmt: b.stmt, params: b.params, stmtClock: b.stmtClock}
+	p, err := nb.bindSelect(sel)
+	if err != nil {
+		return nil, err
+	}
+	return &Explain{Query: p, Format: format}, nil
+}

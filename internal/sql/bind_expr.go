@@ -568,7 +568,7 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		if err := b.arrayCompareTypes(op, l, r, a.Location); err != nil {
 			return nil, err
 		}
-		return b.binaryOp(op, l, r, a.Location)
+		return b.operatorThroughCast(op, l, r, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
 		if l, r, ok := b.rowPair(s, a.Lexpr, a.Rexpr); ok {
 			return b.bindRowDistinct(s, l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)

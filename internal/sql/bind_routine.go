@@ -84,6 +84,7 @@ func paramMode(m pg_query.FunctionParameterMode) string {
 // a scalar one declared IMMUTABLE: the view could not know what its body
 // reads.
 func (b *binder) refuseRoutineInView(fn *Function, loc int32) error {
+	b.adHocCall = true
 	return b.refuse(loc, "PL/pgSQL function %s() cannot be maintained in a view", fn.Name).
 		WithHint("a PL/pgSQL function is opaque to the view: declare it IMMUTABLE if its result depends on its arguments alone, write its computation in the query, or write it as a LANGUAGE sql function")
 }
@@ -184,6 +185,7 @@ func (b *binder) routineSRF(f *pg_query.FuncCall, coldefs []*pg_query.Node) (*ex
 		return nil, true, b.refuseCodeInView(fn, f.Location)
 	}
 	if b.forView {
+		b.adHocCall = true
 		return nil, true, b.refuse(f.Location, "PL/pgSQL function %s() in FROM cannot be maintained in a view", fn.Name).
 			WithHint("store its rows in a table and read the table")
 	}

@@ -285,6 +285,11 @@ func (b *binder) triggerFunction(ct *pg_query.CreateTrigStmt, out *CreateTrigger
 		names = append(names, n.GetString_().GetSval())
 	}
 	fname := names[len(names)-1]
+	if fname == SuppressRedundantName && (len(names) == 1 || names[0] == "pg_catalog") {
+		// pg_catalog comes first on the search path: the built-in one.
+		out.Func, out.FuncSig = fname, SuppressRedundantSig
+		return nil
+	}
 	var fn *Function
 	if fc, ok := b.cat.(FunctionCatalog); ok {
 		for _, f := range fc.Functions(fname) {

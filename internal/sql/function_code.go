@@ -132,7 +132,17 @@ type codeForm struct {
 // statements make, rather than inline; why says what keeps it from
 // being inlined ("modifies data"). It is false when f cannot run so.
 func (f *Function) RunAsCode(why string) bool {
-	if f.code == nil || f.AnyRecord {
+	if f.AnyRecord {
+		return false
+	}
+	return f.runAsCode(why)
+}
+
+// runAsCode is RunAsCode for any function with code, one returning SETOF
+// record too, whose rows a column definition list then types
+// (codeInstance).
+func (f *Function) runAsCode(why string) bool {
+	if f.code == nil {
 		return false
 	}
 	f.Language, f.Source, f.PLSQL, f.ArgModes = LangPLpgSQL, f.code.source, f.code.plsql, f.code.modes
@@ -146,6 +156,7 @@ func (b *binder) refuseCodeInView(fn *Function, loc int32) error {
 	if fn.Generic != nil {
 		fn = fn.Generic
 	}
+	b.adHocCall = true
 	return b.refuse(loc, "SQL function %s() cannot be maintained in a view: it %s", fn.Name, fn.code.why).
 		WithHint("a view is maintained from the queries it stands for; call the function in a statement of its own")
 }

@@ -467,7 +467,9 @@ func (f *Function) codeInstance() *Function {
 	c := *f
 	code := *f.code
 	c.Generic, c.instances, c.Compiled, c.ColPoly, c.code, c.instID = g, nil, nil, nil, &code, id
-	c.RunAsCode("is called beside other set-returning functions")
+	if c.AnyRecord && !c.Set || !c.runAsCode("is called beside other set-returning functions") {
+		return nil
+	}
 	c.concretizeCode()
 	if g.instances.byID == nil {
 		g.instances.byID = map[string]*Function{}
