@@ -8,7 +8,7 @@ import (
 // typRenameScript renames a range type that a table (a default, a check,
 // a multirange column), a domain, a view, a materialized view, a
 // trigger's WHEN and a policy use, and an enum that a composite type and
-// a range type are over.
+// a range type are over; drops a composite type with its typed table.
 const typRenameScript = `CREATE TYPE tr_r AS RANGE (subtype = int4);
 CREATE TABLE tr_t (id int PRIMARY KEY, r tr_r DEFAULT '[1,3)'::tr_r CHECK (r <> 'empty'::tr_r), m tr_r_multirange);
 CREATE DOMAIN tr_d AS tr_r CHECK (VALUE <> '[5,6)'::tr_r);
@@ -26,7 +26,12 @@ CREATE TYPE tr_c AS (e tr_e, n int);
 CREATE TYPE tr_er AS RANGE (subtype = tr_e);
 CREATE TABLE tr_et (c tr_c, r tr_er);
 INSERT INTO tr_et VALUES (ROW('hi', 1), '[lo,hi]');
-ALTER TYPE tr_e RENAME TO tr_level`
+ALTER TYPE tr_e RENAME TO tr_level;
+CREATE TYPE tr_ct AS (a int);
+CREATE TABLE tr_typed OF tr_ct;
+CREATE VIEW tr_typedv AS SELECT * FROM tr_typed;
+INSERT INTO tr_typed VALUES (1);
+DROP TYPE tr_ct CASCADE`
 
 // TestTypRenameReopen checks that what uses a renamed range or enum type
 // reads and behaves as it did once the file is opened again.
@@ -54,6 +59,8 @@ func TestTypRenameReopen(t *testing.T) {
 		{"SELECT typbasetype::regtype::text FROM pg_type WHERE typname = 'tr_d'", "[[tr_r2]]"},
 		{"SELECT c::text, r::text, pg_typeof((c).e)::text FROM tr_et ORDER BY (c).n", "[[(hi,1) [lo,hi] tr_level] [(lo,2) [lo,lo] tr_level]]"},
 		{"SELECT rngsubtype::regtype::text FROM pg_range WHERE rngtypid = 'tr_er'::regtype", "[[tr_level]]"},
+		{"SELECT count(*) FROM pg_class WHERE relname LIKE 'tr_typed%'", "[[0]]"},
+		{"SELECT count(*) FROM pg_type WHERE typname = 'tr_ct'", "[[0]]"},
 	} {
 		rs, err := db.Query(c.query)
 		if err != nil {
