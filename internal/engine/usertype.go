@@ -245,6 +245,9 @@ func (e *Engine) renameTypeOnly(r *sql.RenameType, typeofs []string) (Result, er
 			return Result{}, err
 		}
 	}
+	if err := e.refuseAtomicBodyNaming(r.Name, r.New); err != nil {
+		return Result{}, err
+	}
 	if err := e.refuseTypeofWatched(r.Name, typeofs); err != nil {
 		return Result{}, err
 	}
