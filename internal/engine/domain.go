@@ -183,6 +183,9 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename domain %s: view %s names it", ad.Name, views[0]).
 				WithHint("drop the views that name the domain, rename it, and create them again")
 		}
+		if err := e.refuseAtomicBodyNaming(ad.Name, ad.Def.Name); err != nil {
+			return Result{}, err
+		}
 		if fns := e.domainRoutines(d); len(fns) > 0 {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename domain %s: %s names it", ad.Name, fns[0]).
 				WithHint("drop the routines that name the domain, rename it, and create them again")

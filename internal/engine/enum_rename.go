@@ -12,7 +12,8 @@ import (
 )
 
 // ALTER TYPE … RENAME VALUE and RENAME TO of an enum that tables, views,
-// domains or functions use. In memory an enum value is its type's
+// domains or functions use; RENAME TO of a range type goes the same way
+// (its registry slot keeps its values too). In memory an enum value is its type's
 // registry slot and its label's number, so the rows, the views' plans and
 // their state follow the rename as PostgreSQL's follow the label's and the
 // type's oids. What names them as text is written again:
@@ -45,12 +46,20 @@ func (r enumRename) value() bool { return r.newKey == "" }
 
 // enumRenameEdits are the edits a rename makes to the catalog beside the
 // type: each table's and domain's new definition and each view's new
-// statement, made once the type itself is renamed.
+// statement, made once the type itself is renamed; for RENAME TO, the
+// triggers' and policies' texts that name it, and the composite and range
+// types whose statements the store keeps name it.
 type enumRenameEdits struct {
 	tables  map[string]*sql.CreateTable
 	domains map[*expr.Domain]*expr.DomainDef
 	views   map[string]*movedReader
 	rows    []string // the tables whose stored rows change
+	// triggers and policies are the new texts of those that name the
+	// type, by the one they replace.
+	triggers map[*trigger]*trigger
+	policies map[*policy]*policy
+	// composites and ranges are the types to record again.
+	composites, ranges []string
 }
 
 // renameEnumValue renames the label from of the enum type t, keyed key,
@@ -92,6 +101,13 @@ func (e *Engine) renameEnum(key, newKey string, t value.Type) error {
 	if err := e.renameEnumInUse(enumRename{t: t, key: key, newKey: newKey}, rename, undo); err != nil {
 		return err
 	}
+	e.renameTypeUses(key, newKey)
+	return nil
+}
+
+// renameTypeUses renames the type key to newKey among the types each
+// relation's statement named.
+func (e *Engine) renameTypeUses(key, newKey string) {
 	for rel, types := range e.typeUses {
 		if i := slices.Index(types, key); i >= 0 {
 			types = slices.Clone(types)
@@ -99,7 +115,6 @@ func (e *Engine) renameEnum(key, newKey string, t value.Type) error {
 			e.typeUses[rel] = types
 		}
 	}
-	return nil
 }
 
 // renameEnumInUse renames the enum type (or its label) that other objects
@@ -124,8 +139,10 @@ func (e *Engine) renameEnumInUse(r enumRename, rename func() error, undo func())
 }
 
 // refuseEnumRename refuses what a rename cannot follow: a function's
-// signature, a composite or range type, an index, a trigger or a policy
-// that names the type; those that name a renamed label in their texts.
+// signature (its key) that names the type; an index whose statement names
+// it; for RENAME VALUE, a composite or range type over the enum (whose
+// stored values hold the label) and a trigger's or a policy's text naming
+// the label.
 func (e *Engine) refuseEnumRename(r enumRename) error {
 	refuse := func(what string) error {
 		verb := "RENAME TO"
@@ -135,7 +152,7 @@ func (e *Engine) refuseEnumRename(r enumRename) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "ALTER TYPE … %s of type %s, which %s uses, is not supported", verb, r.key, what).
 			WithHint("drop it, rename the type, then create it again")
 	}
-	uses := func(ct value.Type) bool { return ct.Enum() != nil && ct.Mod == r.t.Mod }
+	uses := r.uses
 	if !r.value() {
 		for _, fns := range e.funcs {
 			for _, f := range fns {
@@ -146,20 +163,29 @@ func (e *Engine) refuseEnumRename(r enumRename) error {
 			}
 		}
 	}
-	if c := e.compositeDependents(r.key, uses); len(c) > 0 {
-		return refuse(strings.TrimSuffix(c[0], " depends on type "+r.key))
-	}
-	for un, ut := range e.userTypes {
-		if ut.Kind == value.UserRange && rangeUsesType(ut, r.t) {
+	if r.value() {
+		if c := e.compositeDependents(r.key, uses); len(c) > 0 {
+			return refuse(strings.TrimSuffix(c[0], " depends on type "+r.key))
+		}
+		for _, un := range e.rangesOver(r) {
 			return refuse("type " + un)
 		}
 	}
 	for _, name := range sortedKeys(e.tables) {
-		if t := e.tables[name]; e.hasRowSecurity(name) && tableUsesEnum(t, uses) {
-			return refuse("table " + name + " with row-level security")
+		if !r.value() {
+			break
 		}
-		if len(e.triggers[name]) > 0 && tableUsesEnum(e.tables[name], uses) {
-			return refuse("table " + name + " with triggers")
+		if rl := e.rls[name]; rl != nil {
+			for _, p := range rl.policies {
+				if stringsName(p.Using, r) || stringsName(p.Check, r) {
+					return refuse("policy " + p.Name + " on table " + name)
+				}
+			}
+		}
+		for _, tr := range e.triggers[name] {
+			if stringsName(tr.whenSQL, r) {
+				return refuse("trigger " + tr.name + " on table " + name)
+			}
 		}
 	}
 	for _, k := range sortedKeys(e.indexes) {
@@ -168,6 +194,38 @@ func (e *Engine) refuseEnumRename(r enumRename) error {
 		}
 	}
 	return nil
+}
+
+// uses reports whether ct is, or is an array of, the type r renames (a
+// range type's multirange too).
+func (r enumRename) uses(ct value.Type) bool {
+	if r.t.UserRange() != nil {
+		return ct.UserRange() != nil && ct.Mod == r.t.Mod
+	}
+	return ct.Enum() != nil && ct.Mod == r.t.Mod
+}
+
+// rangesOver are the user range types, other than the type r renames,
+// over it, by name.
+func (e *Engine) rangesOver(r enumRename) []string {
+	var out []string
+	for _, un := range sortedKeys(e.userTypes) {
+		ut := e.userTypes[un]
+		if ut.Kind == value.UserRange && ut.Mod != r.t.Mod && rangeUsesType(ut, r.t) {
+			out = append(out, un)
+		}
+	}
+	return out
+}
+
+// stringsName reports whether the expression text has a string constant
+// that is the label r renames (or cannot be read to tell).
+func stringsName(text string, r enumRename) bool {
+	if text == "" {
+		return false
+	}
+	_, n, err := sql.RenameStringInText(text, true, r.from, r.to)
+	return err != nil || n > 0
 }
 
 // tableUsesEnum reports whether a column of t is of the type uses tells.
@@ -182,7 +240,7 @@ func (e *Engine) indexText(k string) (string, bool) {
 		return "", false
 	}
 	_, bare := e.splitKey(k)
-	for _, ix := range t.xindexes {
+	for _, ix := range slices.Concat(t.indexes, t.xindexes) {
 		if ix.name == k || ix.name == bare {
 			return ix.text, true
 		}
@@ -261,12 +319,12 @@ func (e *Engine) enumViewNames() []string {
 // the renamed label.
 func (e *Engine) enumRenameEdits(r enumRename, labels map[string][]bool) (*enumRenameEdits, error) {
 	ed := &enumRenameEdits{tables: map[string]*sql.CreateTable{}, domains: map[*expr.Domain]*expr.DomainDef{}, views: map[string]*movedReader{}}
-	uses := func(ct value.Type) bool { return ct.Enum() != nil && ct.Mod == r.t.Mod }
+	uses := r.uses
 	var err error
 	// rewrite rewrites x's text in place in the caller's copy; it
 	// reports whether the text changed.
 	rewrite := func(x expr.Expr, text *string, what string) bool {
-		if err != nil || x == nil || *text == "" {
+		if err != nil || x == nil && r.value() || *text == "" {
 			return false
 		}
 		var out string
@@ -339,6 +397,9 @@ func (e *Engine) enumRenameEdits(r enumRename, labels map[string][]bool) (*enumR
 		if changed || uses(def.Base) {
 			ed.domains[dom] = &def
 		}
+	}
+	if !r.value() && err == nil {
+		err = e.typeRenameTexts(r, ed, rewrite)
 	}
 	if err != nil {
 		return nil, err
@@ -432,6 +493,9 @@ func (e *Engine) refuseView(v string, r enumRename, why string) error {
 
 // applyEnumRename keeps the edits, in the catalog and the store.
 func (e *Engine) applyEnumRename(ed *enumRenameEdits) error {
+	if err := e.applyTypeRenameTexts(ed); err != nil {
+		return err
+	}
 	for name, def := range ed.tables {
 		e.tables[name].def = def
 	}
@@ -449,6 +513,7 @@ func (e *Engine) applyEnumRename(ed *enumRenameEdits) error {
 		vs := e.viewStmts[name]
 		vs.text, vs.path = m.text, nil
 		e.viewStmts[name] = vs
+		e.setDefinition(name, m.stmt) // as the catalogs show it
 	}
 	if e.store == nil {
 		return nil

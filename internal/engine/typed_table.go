@@ -9,7 +9,8 @@ import (
 
 // Typed tables (sql/bind_typed.go): a table CREATE TABLE … OF type made
 // depends on its composite type, as PostgreSQL's pg_depend records it:
-// DROP TYPE is 2BP01 while it is there (CASCADE 0A000, typeDependents),
+// DROP TYPE is 2BP01 while it is there (CASCADE drops it,
+// typed_table_drop.go),
 // and ALTER TYPE of the type's attributes 2BP01 (CASCADE 0A000, refused
 // by the binder); pg_class.reloftype is the type's oid.
 

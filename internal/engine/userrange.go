@@ -123,9 +123,26 @@ func (e *Engine) loadRange(st StoredType) error {
 // renameRange renames the user range or multirange type t, from old.
 func (e *Engine) renameRange(old, name string, t value.Type) error {
 	stored := t.UserRange().Name // the store keeps the range type under its name
-	value.RenameRangeType(t, name)
-	delete(e.userTypes, old)
-	e.userTypes[name] = t
+	rename := func() error {
+		value.RenameRangeType(t, name)
+		delete(e.userTypes, old)
+		e.userTypes[name] = t
+		return nil
+	}
+	if len(e.typeDependents(old, t)) > 0 {
+		// Its users are written again under the new name (enum_rename.go).
+		undo := func() {
+			value.RenameRangeType(t, old)
+			delete(e.userTypes, name)
+			e.userTypes[old] = t
+		}
+		if err := e.renameEnumInUse(enumRename{t: t, key: old, newKey: name}, rename, undo); err != nil {
+			return err
+		}
+		e.renameTypeUses(old, name)
+	} else if err := rename(); err != nil {
+		return err
+	}
 	return e.saveType(stored, t.RangeType())
 }
 

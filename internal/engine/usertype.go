@@ -240,10 +240,13 @@ func (e *Engine) renameTypeOnly(r *sql.RenameType, typeofs []string) (Result, er
 	if e.typeNameTaken(r.New) {
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(r.New))
 	}
-	if t.Enum() == nil {
+	if t.Enum() == nil && t.UserRange() == nil {
 		if err := e.refuseRenameInUse(r.Name, t, "RENAME TO"); err != nil {
 			return Result{}, err
 		}
+	}
+	if err := e.refuseAtomicBodyNaming(r.Name, r.New); err != nil {
+		return Result{}, err
 	}
 	if err := e.refuseTypeofWatched(r.Name, typeofs); err != nil {
 		return Result{}, err
@@ -281,7 +284,7 @@ func (e *Engine) refuseRenameInUse(name string, t value.Type, what string) error
 
 func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 	res := Result{Tag: "DROP TYPE"}
-	var gone []string
+	var gone, typed []string
 	for _, name := range d.Names {
 		t, err := e.userType(name)
 		if pgerr.Code(err) == pgerr.UndefinedObject && d.IfExists {
@@ -298,6 +301,11 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 			return Result{}, err
 		}
 		if deps := e.typeDependents(name, t); len(deps) > 0 {
+			if d.Cascade && e.typedCascade(name, deps) {
+				typed = append(typed, e.typedTables(name)...)
+				gone = append(gone, name)
+				continue
+			}
 			if d.Cascade {
 				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP TYPE … CASCADE of a type that other objects use is not supported").
 					WithDetail("%s", strings.Join(deps, "\n")).
@@ -312,6 +320,11 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 	if len(gone) == 0 {
 		return res, nil
 	}
+	lines, err := e.dropTypedTables(typed)
+	if err != nil {
+		return Result{}, err
+	}
+	res.Notices = append(res.Notices, cascadeNotice(lines)...)
 	stored := slices.DeleteFunc(slices.Clone(gone), isTemp) // a session's temporary types were never stored
 	if ts, ok := e.store.(TypeStore); ok && e.store != nil && len(stored) > 0 {
 		if err := ts.DropTypes(stored); err != nil {
