@@ -8,13 +8,14 @@ import (
 	"github.com/deltaview/deltaview/internal/sql"
 )
 
-// GRANT and REVOKE on schemas and the database by a role that is no
-// superuser, as PostgreSQL's restrict_and_check_grant decides them: the
-// object's owner, and a role holding its owner's privileges, grant as the
-// owner; a role holding a grant option on it would grant as itself, which
-// the ACLs here, whose every item the owner granted, cannot record (0A000);
-// a role holding some privilege on it without the option changes nothing,
-// with a WARNING; a role holding none gets 42501.
+// GRANT and REVOKE on the database by a role that is no superuser, as
+// PostgreSQL's restrict_and_check_grant decides them: the object's owner,
+// and a role holding its owner's privileges, grant as the owner; a role
+// holding a grant option on it would grant as itself, which the ACL here,
+// whose every item the owner granted, cannot record (0A000); a role
+// holding some privilege on it without the option changes nothing, with a
+// WARNING; a role holding none gets 42501. Schemas record their grantors
+// (schema_grantor.go).
 
 // holderGrant is what a GRANT (REVOKE when revoke) by user, who holds no
 // privileges of the owner of the object what name, does given the
@@ -55,37 +56,13 @@ func withWarnings(res Result, warnings []string) Result {
 }
 
 // grantSchemaAsRole runs GRANT or REVOKE … ON SCHEMA for the session's
-// role (see above).
+// role, which grants as the schema's owner or as a role holding grant
+// options on it (schema_grantor.go).
 func (s *Session) grantSchemaAsRole(g *sql.GrantSchema) (Result, error) {
-	e := s.e
 	if s.mustBeSuperuser("") == nil {
-		return e.grantSchema(g)
+		return s.e.grantSchema(g)
 	}
-	for _, n := range g.Schemas {
-		if !e.schemaExists(n) || e.schemaNamed(n) == nil {
-			return e.grantSchema(g) // which reports it
-		}
-	}
-	c := *g
-	c.Schemas = nil
-	var warnings []string
-	for _, n := range g.Schemas {
-		sc := e.schemaNamed(n)
-		if e.hasPrivsOf(s.userName(), sc.owner) {
-			c.Schemas = append(c.Schemas, n)
-			continue
-		}
-		w, err := e.holderGrant(s.userName(), sc.grants, g.Revoke, "schema", n)
-		if err != nil {
-			return Result{}, err
-		}
-		warnings = append(warnings, w)
-	}
-	res, err := e.grantSchema(&c)
-	if err != nil {
-		return Result{}, err
-	}
-	return withWarnings(res, warnings), nil
+	return s.e.grantSchemas(g, s.userName())
 }
 
 // grantDatabaseAsRole runs GRANT or REVOKE … ON DATABASE for the

@@ -18,7 +18,7 @@ func pgShdependObjects(o *catalogObjects, r *catRows, db uint32) {
 		if sc.owner != SuperuserName {
 			add(2615, schemaOID(name), sc.owner, "o")
 		}
-		for _, role := range grantees(sc.grants, sc.owner) {
+		for _, role := range grantees(sc.heldGrants(), sc.owner) {
 			if role != "" {
 				add(2615, schemaOID(name), role, "a")
 			}
