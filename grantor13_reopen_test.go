@@ -41,3 +41,33 @@ ALTER SCHEMA s2 OWNER TO b`)
 		{"SELECT nspacl::text FROM pg_namespace WHERE nspname = 's'", "[[{o=UC/o,a=C*/o,c=U/o,c=C/a}]]"},
 	})
 }
+
+// TestGrantor13DatabaseGrantorReopen: the database's items granted by a
+// role holding a grant option come back from the file with their
+// grantors, in their order, and a REVOKE of the option still takes what
+// was granted through it.
+func TestGrantor13DatabaseGrantorReopen(t *testing.T) {
+	db := reopenedFileDB(t, "grantor13db.db", `CREATE ROLE a;
+CREATE ROLE b;
+CREATE ROLE c;
+GRANT CONNECT, CREATE ON DATABASE deltaview TO a WITH GRANT OPTION;
+SET ROLE a;
+GRANT CONNECT ON DATABASE deltaview TO b WITH GRANT OPTION;
+GRANT CREATE ON DATABASE deltaview TO c;
+RESET ROLE;
+SET ROLE b;
+GRANT CONNECT ON DATABASE deltaview TO c;
+RESET ROLE;
+GRANT TEMP ON DATABASE deltaview TO c`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT datacl::text FROM pg_database WHERE datname = 'deltaview'", "[[{=Tc/deltaview,deltaview=CTc/deltaview,a=C*c*/deltaview,b=c*/a,c=C/a,c=c/b,c=T/deltaview}]]"},
+		{"SELECT has_database_privilege('b', 'deltaview', 'CONNECT WITH GRANT OPTION'), has_database_privilege('c', 'deltaview', 'CONNECT')", "[[t t]]"},
+	})
+	if err := db.Exec("REVOKE CONNECT ON DATABASE deltaview FROM a CASCADE"); err != nil {
+		t.Fatal(err)
+	}
+	wantRows(t, db, []queryRows{
+		{"SELECT datacl::text FROM pg_database WHERE datname = 'deltaview'", "[[{=Tc/deltaview,deltaview=CTc/deltaview,a=C*/deltaview,c=C/a,c=T/deltaview}]]"},
+	})
+}

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -58,28 +57,7 @@ func (sc *schema) withACLItems(acl []aclItem) (map[string]sql.Privilege, []strin
 
 // heldGrants is what each grantee holds on sc, from every grantor: sc's
 // grants themselves while the owner granted every item.
-func (sc *schema) heldGrants() map[string]sql.Privilege {
-	other := false
-	for k := range sc.grants {
-		if k != ownItemMark && strings.Contains(k, "\x00") {
-			other = true
-			break
-		}
-	}
-	if !other {
-		return sc.grants
-	}
-	out := make(map[string]sql.Privilege, len(sc.grants))
-	for k, p := range sc.grants {
-		if k == ownItemMark {
-			out[k] = p
-			continue
-		}
-		grantee, _, _ := strings.Cut(k, "\x00")
-		out[grantee] |= p
-	}
-	return out
-}
+func (sc *schema) heldGrants() map[string]sql.Privilege { return granteeUnion(sc.grants) }
 
 // namesRole reports whether role is a grantee or a grantor of an item of
 // sc other than the owner: a dependency PostgreSQL records.

@@ -414,7 +414,7 @@ func (e *Engine) sysCatalogFor(path []string, own string) *expr.SysCatalog {
 	sc.SearchPath = path
 	dbACL, _ := e.databaseACL()
 	dbGrants := map[string]uint8{}
-	for r, p := range dbACL {
+	for r, p := range granteeUnion(dbACL) {
 		dbGrants[r] = uint8(p)
 		addGrantOption(sc, sc.DatabaseOID, "", r, p)
 	}
