@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"maps"
 	"slices"
 	"strings"
 
@@ -37,8 +36,16 @@ func defaultDatabaseACL() map[string]sql.Privilege {
 	return map[string]sql.Privilege{"": sql.PrivConnect | sql.PrivTemp, SuperuserName: sql.PrivDatabase}
 }
 
-// grantDatabase runs GRANT and REVOKE … ON DATABASE.
+// grantDatabase runs GRANT and REVOKE … ON DATABASE as a superuser.
 func (e *Engine) grantDatabase(g *sql.GrantDatabase) (Result, error) {
+	return e.grantDatabaseBy(g, SuperuserName)
+}
+
+// grantDatabaseBy runs GRANT and REVOKE … ON DATABASE for user, the
+// items changing as those of the role user grants as (bestGrantor), as
+// PostgreSQL's ExecGrant_Database; a store's statement naming a grantor
+// (GRANTED BY) restores that grantor's item.
+func (e *Engine) grantDatabaseBy(g *sql.GrantDatabase, user string) (Result, error) {
 	tag := "GRANT"
 	if g.Revoke {
 		tag = "REVOKE"
@@ -56,21 +63,31 @@ func (e *Engine) grantDatabase(g *sql.GrantDatabase) (Result, error) {
 	if err := checkGrantOption(g.Option, g.Revoke, g.Roles); err != nil {
 		return Result{}, err
 	}
-	acl, order := e.databaseACL()
-	acl, order = maps.Clone(acl), slices.Clone(order)
-	for _, r := range g.Roles {
-		acl[r] = withGrant(g.Revoke, g.Option, acl[r], g.Privs)
-		at := slices.Index(order, r)
-		switch {
-		case acl[r] == 0:
-			delete(acl, r)
-			if at >= 0 {
-				order = slices.Delete(order, at, at+1)
+	items := e.databaseItems()
+	var warnings []string
+	for range g.Databases {
+		if g.Grantor != "" && !g.Revoke {
+			for _, r := range g.Roles {
+				items = withItem(items, r, g.Grantor, applyGrantDB(g, 0))
 			}
-		case at < 0:
-			order = append(order, r)
+			continue
+		}
+		grantor, avail := e.bestGrantor(user, g.Privs, items, SuperuserName)
+		privs, w, err := e.restrictObjectGrant(g.Revoke, g.All, g.Privs, sql.PrivDatabase, grantor, avail, SuperuserName, items, "database", DatabaseName)
+		if err != nil {
+			return Result{}, err
+		}
+		if w != "" {
+			warnings = append(warnings, w)
+		}
+		if privs == 0 {
+			continue
+		}
+		if items, err = e.mergeGrant(items, g.Revoke, g.Option, g.Cascade, g.Roles, privs, grantor, SuperuserName); err != nil {
+			return Result{}, err
 		}
 	}
+	acl, order := databaseFromItems(items)
 	if e.store != nil {
 		if err := e.store.Drop([]string{databaseACLStoreName}); err != nil {
 			return Result{}, err
@@ -80,17 +97,29 @@ func (e *Engine) grantDatabase(g *sql.GrantDatabase) (Result, error) {
 		}
 	}
 	e.dbACL, e.dbACLOrder = acl, order
-	return Result{Tag: tag}, nil
+	return withWarnings(Result{Tag: tag}, warnings), nil
+}
+
+// applyGrantDB is what a grantee holding held holds after g gives its
+// privileges.
+func applyGrantDB(g *sql.GrantDatabase, held sql.Privilege) sql.Privilege {
+	return withGrant(g.Revoke, g.Option, held, g.Privs)
 }
 
 // databaseACLStatements are the statements that make the ACL acl, in
-// order, from the default.
+// order, from the default: an item another role than the owner granted
+// names its grantor (GRANTED BY).
 func databaseACLStatements(acl map[string]sql.Privilege, order []string) string {
 	on := " ON DATABASE " + sql.QuoteIdent(DatabaseName) + " "
 	out := []string{"REVOKE ALL" + on + "FROM PUBLIC", "REVOKE ALL" + on + "FROM " + sql.QuoteIdent(SuperuserName)}
-	for _, r := range order {
+	for _, k := range order {
+		r, grantor := splitItemKey(k, SuperuserName)
+		by := ""
+		if grantor != SuperuserName {
+			by = " GRANTED BY " + sql.QuoteIdent(grantor)
+		}
 		// The privileges, then those held with their grant option.
-		for i, p := range []sql.Privilege{acl[r].Plain(), acl[r].Options()} {
+		for i, p := range []sql.Privilege{acl[k].Plain(), acl[k].Options()} {
 			var names []string
 			for _, x := range []struct {
 				p    sql.Privilege
@@ -101,7 +130,7 @@ func databaseACLStatements(acl map[string]sql.Privilege, order []string) string 
 				}
 			}
 			if len(names) > 0 {
-				out = append(out, "GRANT "+strings.Join(names, ", ")+on+"TO "+defACLGrantee(r)+map[int]string{0: "", 1: " WITH GRANT OPTION"}[i])
+				out = append(out, "GRANT "+strings.Join(names, ", ")+on+"TO "+defACLGrantee(r)+map[int]string{0: "", 1: " WITH GRANT OPTION"}[i]+by)
 			}
 		}
 	}
@@ -113,10 +142,9 @@ func (e *Engine) databaseACLText() any {
 	if e.dbACL == nil {
 		return nil
 	}
-	owner := aclRole(SuperuserName)
 	out := make([]string, 0, len(e.dbACLOrder))
-	for _, r := range e.dbACLOrder {
-		p := e.dbACL[r]
+	for _, it := range e.databaseItems() {
+		p := it.privs
 		letters := ""
 		for _, x := range []struct {
 			p sql.Privilege
@@ -129,7 +157,7 @@ func (e *Engine) databaseACLText() any {
 				letters += "*"
 			}
 		}
-		out = append(out, aclRole(r)+"="+letters+"/"+owner)
+		out = append(out, aclRole(it.grantee)+"="+letters+"/"+aclRole(it.grantor))
 	}
 	return out
 }
@@ -151,6 +179,7 @@ func (e *Engine) mayConnect(role string, superuser bool, acl map[string]sql.Priv
 // databasePrivs is what role holds on the database by acl, itself,
 // through PUBLIC or through its roles.
 func (e *Engine) databasePrivs(role string, acl map[string]sql.Privilege) sql.Privilege {
+	acl = granteeUnion(acl)
 	p := acl[""]
 	for _, h := range e.heldRoles(role) {
 		p |= acl[h]
@@ -161,7 +190,7 @@ func (e *Engine) databasePrivs(role string, acl map[string]sql.Privilege) sql.Pr
 // databaseGrantee lists, as DROP ROLE's DETAIL does, the database when
 // role holds privileges on it by a GRANT.
 func (e *Engine) databaseGrantee(role string) []string {
-	if e.dbACL[role] != 0 && role != SuperuserName {
+	if role != SuperuserName && e.dbACL != nil && slices.Contains(aclRoles(e.databaseItems(), SuperuserName), role) {
 		return []string{"privileges for database " + DatabaseName}
 	}
 	return nil
@@ -172,12 +201,12 @@ func (e *Engine) databaseGrantee(role string) []string {
 func (e *Engine) dropOwnedDatabase(roles []string) []string {
 	var held []string
 	for _, r := range roles {
-		if e.dbACL[r] != 0 && r != SuperuserName {
+		if r != SuperuserName && e.dbACL != nil && slices.Contains(aclRoles(e.databaseItems(), SuperuserName), r) {
 			held = append(held, sql.QuoteIdent(r))
 		}
 	}
 	if len(held) == 0 {
 		return nil
 	}
-	return []string{"REVOKE ALL ON DATABASE " + sql.QuoteIdent(DatabaseName) + " FROM " + strings.Join(held, ", ")}
+	return []string{"REVOKE ALL ON DATABASE " + sql.QuoteIdent(DatabaseName) + " FROM " + strings.Join(held, ", ") + " CASCADE"}
 }

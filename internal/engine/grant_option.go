@@ -11,7 +11,8 @@ import (
 // aclitem's "*" letters: GRANT … WITH GRANT OPTION gives them with the
 // privileges, REVOKE GRANT OPTION FOR takes the options alone and REVOKE
 // the privileges with their options. On a relation, a role holding an
-// option grants as the grantor of the items it makes (acl_items.go); on
+// option grants as the grantor of the items it makes (acl_items.go), as on
+// schemas and the database (schema_grantor.go, database_grantor.go); on
 // other objects superusers and the object's owner (or a member of it)
 // grant, as the owner.
 

@@ -273,8 +273,8 @@ func (s *Session) dropOwnedStmts(d *pg_query.DropOwnedStmt) ([]string, error) {
 	}
 	for _, n := range sortedKeys(e.schemas) {
 		for _, r := range roles {
-			if e.schemas[n].grants[r] != 0 && e.schemas[n].owner != r {
-				out = append(out, fmt.Sprintf("REVOKE ALL ON SCHEMA %s FROM %s", sql.QuoteIdent(n), to))
+			if e.schemas[n].namesRole(r) {
+				out = append(out, fmt.Sprintf("REVOKE ALL ON SCHEMA %s FROM %s CASCADE", sql.QuoteIdent(n), to))
 				break
 			}
 		}

@@ -65,11 +65,12 @@ func (e *Engine) mayCreateAs(role, key string) error {
 		name = "public"
 	}
 	if sc := e.schemaNamed(name); sc != nil {
-		if sc.grants[""]&sql.PrivCreate != 0 {
+		held := sc.heldGrants()
+		if held[""]&sql.PrivCreate != 0 {
 			return nil
 		}
 		for _, h := range e.heldRoles(role) {
-			if sc.ownerHolds(h) || sc.grants[h]&sql.PrivCreate != 0 {
+			if sc.ownerHolds(h) || held[h]&sql.PrivCreate != 0 {
 				return nil
 			}
 		}

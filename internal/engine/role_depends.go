@@ -65,7 +65,7 @@ func (e *Engine) privilegeGrantees(role string) []string {
 		out = append(out, "privileges for "+what+" "+e.detailRelName(key))
 	}
 	for _, name := range sortedKeys(e.schemas) {
-		if sc := e.schemas[name]; sc.grants[role] != 0 && sc.owner != role {
+		if sc := e.schemas[name]; sc.namesRole(role) {
 			out = append(out, "privileges for schema "+expr.QuoteIdent(name))
 		}
 	}

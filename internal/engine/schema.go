@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -526,8 +525,14 @@ func (e *Engine) schemaHoldsAny(name string) bool {
 	return len(e.schemaObjectLines(name)) > 0
 }
 
-// grantSchema runs GRANT and REVOKE … ON SCHEMA.
+// grantSchema runs GRANT and REVOKE … ON SCHEMA as a superuser.
 func (e *Engine) grantSchema(g *sql.GrantSchema) (Result, error) {
+	return e.grantSchemas(g, SuperuserName)
+}
+
+// grantSchemas runs GRANT and REVOKE … ON SCHEMA for user, each schema's
+// items changing as those of the role user grants as (schema_grantor.go).
+func (e *Engine) grantSchemas(g *sql.GrantSchema, user string) (Result, error) {
 	tag := "GRANT"
 	if g.Revoke {
 		tag = "REVOKE"
@@ -548,31 +553,38 @@ func (e *Engine) grantSchema(g *sql.GrantSchema) (Result, error) {
 	if err := checkGrantOption(g.Option, g.Revoke, g.Roles); err != nil {
 		return Result{}, err
 	}
+	// Every schema's new items are worked out before any changes, so that
+	// an error (2BP01, 42501) leaves them all as they were.
+	type change struct {
+		sc     *schema
+		grants map[string]sql.Privilege
+		order  []string
+	}
+	var changes []change
+	var warnings []string
 	for _, n := range g.Schemas {
-		sc := e.grantableSchema(n)
+		sc := e.schemaNamed(n)
+		next, w, err := e.grantSchemaBy(g, sc, user)
+		if err != nil {
+			return Result{}, err
+		}
+		if w != "" {
+			warnings = append(warnings, w)
+		}
+		c := change{sc: sc}
+		c.grants, c.order = sc.withACLItems(next)
+		changes = append(changes, c)
+	}
+	for _, c := range changes {
+		sc := e.grantableSchema(c.sc.name) // public's is made the first time
 		old, oldOrder := sc.grants, sc.order
-		next := maps.Clone(old)
-		if next == nil {
-			next = map[string]sql.Privilege{}
-		}
-		if g.Revoke && slices.Contains(g.Roles, sc.owner) && !sc.ownExplicit() {
-			next, sc.order = sc.explicitGrants() // schema_owner_item.go
-		}
-		for _, r := range g.Roles {
-			if next[r] = withGrant(g.Revoke, g.Option, next[r], g.Privs); next[r] == 0 {
-				delete(next, r)
-			}
-		}
-		sc.grants = next
-		for _, r := range g.Roles {
-			sc.noteGrant(r)
-		}
+		sc.grants, sc.order = c.grants, c.order
 		if err := e.saveSchema(sc); err != nil {
 			sc.grants, sc.order = old, oldOrder
 			return Result{}, err
 		}
 	}
-	return Result{Tag: tag}, nil
+	return withWarnings(Result{Tag: tag}, warnings), nil
 }
 
 // schemaAllowed returns an error (42501) unless the session's role may
@@ -586,11 +598,15 @@ func (s *Session) schemaAllowed(key string) error {
 	e := s.e
 	name, _ := e.splitKey(key)
 	sc := e.schemaNamed(name)
-	if sc == nil || sc.grants[""]&sql.PrivUsage != 0 {
+	if sc == nil {
+		return nil
+	}
+	held := sc.heldGrants()
+	if held[""]&sql.PrivUsage != 0 {
 		return nil
 	}
 	for _, h := range e.heldRoles(s.role) {
-		if sc.ownerHolds(h) || sc.grants[h]&sql.PrivUsage != 0 {
+		if sc.ownerHolds(h) || held[h]&sql.PrivUsage != 0 {
 			return nil // its owner, a role granted USAGE, or their members
 		}
 	}

@@ -56,45 +56,34 @@ func (sc *schema) items() ([]string, []sql.Privilege) {
 	return roles, privs
 }
 
-// explicitGrants are sc's grants and order with the owner's item made
-// explicit, as a REVOKE from the owner makes them.
-func (sc *schema) explicitGrants() (map[string]sql.Privilege, []string) {
-	roles, privs := sc.items()
-	g := map[string]sql.Privilege{ownItemMark: sql.PrivUsage}
-	for i, r := range roles {
-		g[r] = privs[i]
-	}
-	return g, roles
-}
-
 // newOwnerGrants are sc's grants and order for its new owner, as
 // PostgreSQL's aclnewowner makes them: the old owner becomes the new one
-// as grantee and grantor, and the new owner's items merge into the first
-// of them. An implicit owner's item stays implicit, its place kept in the
-// order.
+// as grantee and grantor, and items that then share a grantee and a
+// grantor merge into the first of them. An implicit owner's item stays
+// implicit, its place kept in the order.
 func (sc *schema) newOwnerGrants(newOwner string) (map[string]sql.Privilege, []string) {
 	if sc.grants == nil {
 		return nil, nil
 	}
-	explicit := sc.ownExplicit()
-	roles, privs := sc.items()
-	g := map[string]sql.Privilege{}
-	var order []string
-	for i, r := range roles {
-		if r == sc.owner {
-			r = newOwner
+	var acl []aclItem
+	for _, it := range sc.aclItems() {
+		if it.grantee == sc.owner {
+			it.grantee = newOwner
 		}
-		if _, ok := g[r]; !ok {
-			order = append(order, r)
+		if it.grantor == sc.owner {
+			it.grantor = newOwner
 		}
-		g[r] |= privs[i]
+		if at := slices.IndexFunc(acl, func(o aclItem) bool { return o.grantee == it.grantee && o.grantor == it.grantor }); at >= 0 {
+			acl[at].privs |= it.privs
+		} else if it.privs != 0 {
+			acl = append(acl, it)
+		}
 	}
-	if explicit {
-		g[ownItemMark] = sc.grants[ownItemMark]
-	} else {
-		g[newOwner] = 0 // its place alone (acl_lead.go)
+	moved := &schema{name: sc.name, owner: newOwner, grants: map[string]sql.Privilege{}}
+	if sc.ownExplicit() {
+		moved.grants[ownItemMark] = sc.grants[ownItemMark]
 	}
-	return g, order
+	return moved.withACLItems(acl)
 }
 
 // schemaLetters are a schema's privileges p as nspacl's letters.

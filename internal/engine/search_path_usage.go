@@ -13,11 +13,11 @@ import "github.com/deltaview/deltaview/internal/sql"
 // (the store's statements, restored as a superuser) any.
 func (e *Engine) pathUsable(role, name string) bool {
 	sc := e.schemas[name]
-	if role == "" || sc == nil || e.isSuperuser(role) || sc.grants[""]&sql.PrivUsage != 0 {
+	if role == "" || sc == nil || e.isSuperuser(role) || sc.heldGrants()[""]&sql.PrivUsage != 0 {
 		return true
 	}
 	for _, h := range e.heldRoles(role) {
-		if sc.ownerHolds(h) || sc.grants[h]&sql.PrivUsage != 0 {
+		if sc.ownerHolds(h) || sc.heldGrants()[h]&sql.PrivUsage != 0 {
 			return true
 		}
 	}

@@ -414,7 +414,7 @@ func (e *Engine) sysCatalogFor(path []string, own string) *expr.SysCatalog {
 	sc.SearchPath = path
 	dbACL, _ := e.databaseACL()
 	dbGrants := map[string]uint8{}
-	for r, p := range dbACL {
+	for r, p := range granteeUnion(dbACL) {
 		dbGrants[r] = uint8(p)
 		addGrantOption(sc, sc.DatabaseOID, "", r, p)
 	}
@@ -424,7 +424,7 @@ func (e *Engine) sysCatalogFor(path []string, own string) *expr.SysCatalog {
 	for _, n := range e.schemaNames() {
 		g := map[string]uint8{}
 		if s := e.schemaNamed(n); s != nil {
-			for role, p := range s.grants {
+			for role, p := range s.heldGrants() {
 				if role == ownItemMark {
 					continue
 				}

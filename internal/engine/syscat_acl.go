@@ -132,12 +132,8 @@ func (o *catalogObjects) nspACL(n string) any {
 	// items default privileges sorted before it, acl_lead.go), else first;
 	// an implicit one holds USAGE and CREATE (schema_owner_item.go).
 	acl := []string{}
-	roles, privs := sc.items()
-	for i, role := range roles {
-		if role == sc.owner && !sc.ownExplicit() {
-			privs[i] = schemaPrivs
-		}
-		acl = append(acl, aclRole(role)+"="+schemaLetters(privs[i])+"/"+owner)
+	for _, it := range sc.aclItems() {
+		acl = append(acl, aclRole(it.grantee)+"="+schemaLetters(it.privs)+"/"+aclRole(it.grantor))
 	}
 	return acl
 }

@@ -18,7 +18,8 @@ func pgShdependObjects(o *catalogObjects, r *catRows, db uint32) {
 		if sc.owner != SuperuserName {
 			add(2615, schemaOID(name), sc.owner, "o")
 		}
-		for _, role := range grantees(sc.grants, sc.owner) {
+		// Grantees and grantors alike, as PostgreSQL's aclmembers.
+		for _, role := range aclRoles(sc.aclItems(), sc.owner) {
 			if role != "" {
 				add(2615, schemaOID(name), role, "a")
 			}

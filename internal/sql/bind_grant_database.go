@@ -27,14 +27,19 @@ type GrantDatabase struct {
 	// Option is WITH GRANT OPTION of a GRANT and GRANT OPTION FOR of a
 	// REVOKE.
 	Option bool
+	// All is GRANT ALL (no privilege named); Cascade is REVOKE's CASCADE.
+	All, Cascade bool
+	// Grantor is the role a store's statement grants as (GRANTED BY
+	// naming another role than the current user), else empty.
+	Grantor string
 }
 
 func (*GrantDatabase) bound() {}
 
-func (b *binder) bindGrantDatabase(s *pg_query.GrantStmt, verb string) (Bound, error) {
-	g := &GrantDatabase{Revoke: !s.IsGrant, Option: s.GrantOption}
+func (b *binder) bindGrantDatabase(s *pg_query.GrantStmt, verb, grantor string) (Bound, error) {
+	g := &GrantDatabase{Revoke: !s.IsGrant, Option: s.GrantOption, Cascade: s.Behavior == pg_query.DropBehavior_DROP_CASCADE, Grantor: grantor}
 	if len(s.Privileges) == 0 {
-		g.Privs = PrivDatabase
+		g.Privs, g.All = PrivDatabase, true
 	}
 	for _, n := range s.Privileges {
 		switch p := n.GetAccessPriv(); p.GetPrivName() {

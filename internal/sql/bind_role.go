@@ -209,7 +209,7 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 		return b.bindGrantSchema(s, verb)
 	}
 	if s.Objtype == pg_query.ObjectType_OBJECT_DATABASE {
-		return b.bindGrantDatabase(s, verb)
+		return b.bindGrantDatabase(s, verb, grantor)
 	}
 	if s.Objtype == pg_query.ObjectType_OBJECT_TYPE || s.Objtype == pg_query.ObjectType_OBJECT_DOMAIN {
 		return b.bindGrantType(s, verb)

@@ -193,14 +193,16 @@ type GrantSchema struct {
 	// Option is WITH GRANT OPTION of a GRANT and GRANT OPTION FOR of a
 	// REVOKE.
 	Option bool
+	// All is GRANT ALL (no privilege named); Cascade is REVOKE's CASCADE.
+	All, Cascade bool
 }
 
 func (*GrantSchema) bound() {}
 
 func (b *binder) bindGrantSchema(s *pg_query.GrantStmt, verb string) (Bound, error) {
-	g := &GrantSchema{Revoke: !s.IsGrant, Option: s.GrantOption}
+	g := &GrantSchema{Revoke: !s.IsGrant, Option: s.GrantOption, Cascade: s.Behavior == pg_query.DropBehavior_DROP_CASCADE}
 	if len(s.Privileges) == 0 {
-		g.Privs = PrivUsage | PrivCreate
+		g.Privs, g.All = PrivUsage|PrivCreate, true
 	}
 	for _, n := range s.Privileges {
 		switch p := n.GetAccessPriv(); p.GetPrivName() {
