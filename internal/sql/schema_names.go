@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/value"
 
@@ -105,6 +107,7 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 		made[ct.Typevar] = true // a type's name, which the binder reads
 	}
 	into := out.Node.GetSelectStmt().GetIntoClause().GetRel()
+	positioned := positionedNames(out.Node)
 	walk(out.Node.ProtoReflect(), func(m protoreflect.Message) {
 		rv, ok := m.Interface().(*pg_query.RangeVar)
 		if !ok || err != nil || made[rv] || rv.Schemaname == "" && ctes[rv.Relname] || systemSchema(rv.Schemaname) {
@@ -122,6 +125,8 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 			}
 			rv.Schemaname, rv.Relname = "", k
 			resolved[rv] = k[:len(k)-len(name)]
+		case e != nil && pgerr.Code(e) == pgerr.InsufficientPrivilege && !positioned[rv]:
+			err = e
 		case e != nil:
 			err = at(e, rv.Location)
 		case ok:
@@ -246,6 +251,13 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 			return nil, e
 		}
 		if ok {
+			if col == 1 && out.Node.GetDropStmt() != nil {
+				var written []string
+				for _, it := range items[:len(items)-1] {
+					written = append(written, it.GetString_().GetSval())
+				}
+				out.MemberTable = strings.Join(written, ".")
+			}
 			name.Sval = k
 			l.GetList().Items = items[len(items)-1-col:]
 		}

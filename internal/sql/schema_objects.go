@@ -29,6 +29,12 @@ type ObjectFinder interface {
 	HasFunction(key string) bool
 }
 
+// UsageChecker is a Qualifier that checks a schema written as a name's
+// qualifier: 42501 unless the session's role holds USAGE on it.
+type UsageChecker interface {
+	MayLookIn(schema string) error
+}
+
 // objectKind tells which catalog an unqualified name is looked up in.
 type objectKind int
 
@@ -43,6 +49,9 @@ func qualifyObjects(node *pg_query.Node, q Qualifier, at func(error, int32) erro
 	var err error
 	// lookup resolves the name list of an existing object in place.
 	lookup := func(names []*pg_query.Node, kind objectKind) []*pg_query.Node {
+		if e := mayLookIn(q, names); e != nil && err == nil {
+			err = e // unpositioned where no earlier check placed it
+		}
 		if k, ok := objectKey(names, kind, q); ok {
 			return []*pg_query.Node{pg_query.MakeStrNode(k)}
 		}
@@ -123,17 +132,55 @@ func qualifyObjects(node *pg_query.Node, q Qualifier, at func(error, int32) erro
 	if err != nil {
 		return err
 	}
+	typesAt := typesPositioned(node)
 	walk(node.ProtoReflect(), func(m protoreflect.Message) {
 		switch x := m.Interface().(type) {
 		case *pg_query.TypeName:
+			if e := mayLookIn(q, x.Names); e != nil && err == nil {
+				err = e
+				if typesAt {
+					err = at(e, x.Location)
+				}
+			}
 			x.Names = lookup(x.Names, typeObject)
 		case *pg_query.FuncCall:
+			if e := mayLookIn(q, x.Funcname); e != nil && err == nil {
+				err = at(e, x.Location)
+			}
 			x.Funcname = lookup(x.Funcname, funcObject)
 		case *pg_query.ObjectWithArgs:
 			x.Objname = lookup(x.Objname, funcObject)
 		}
 	})
-	return nil
+	return err
+}
+
+// mayLookIn returns q's 42501 for a name list qualified by a schema
+// (other than the system ones) on which the session's role holds no
+// USAGE, as PostgreSQL's lookup of a type or routine checks it first.
+func mayLookIn(q Qualifier, names []*pg_query.Node) error {
+	uc, ok := q.(UsageChecker)
+	schema, _, ok2 := nameParts(names)
+	if !ok || !ok2 || schema == "" || systemSchema(schema) || !q.SchemaExists(schema) {
+		return nil
+	}
+	return uc.MayLookIn(schema)
+}
+
+// typesPositioned reports whether node's type names are looked up where
+// PostgreSQL has the statement's text, so that an error is positioned:
+// in queries and table definitions, not in a routine's signature, a
+// domain's base type or the names a DROP, COMMENT or GRANT lists.
+func typesPositioned(node *pg_query.Node) bool {
+	switch {
+	case node.GetCreateFunctionStmt() != nil, node.GetCreateDomainStmt() != nil, node.GetDropStmt() != nil,
+		node.GetCommentStmt() != nil, node.GetGrantStmt() != nil, node.GetAlterFunctionStmt() != nil,
+		node.GetAlterOwnerStmt() != nil, node.GetAlterObjectSchemaStmt() != nil, node.GetRenameStmt() != nil,
+		node.GetDefineStmt() != nil, node.GetCreateCastStmt() != nil, node.GetAlterEnumStmt() != nil,
+		node.GetAlterDomainStmt() != nil, node.GetCompositeTypeStmt() != nil, node.GetCreateRangeStmt() != nil:
+		return false
+	}
+	return true
 }
 
 // keyPrefix is the schema part ("s.") of a resolved name list's key, ""
