@@ -49,3 +49,11 @@ func (e *Engine) schemasUnusable(role string) map[string]bool {
 
 // MayLookIn implements sql.UsageChecker.
 func (n nameScope) MayLookIn(schema string) error { return n.mayLookIn(schema, "") }
+
+// MayCreate implements sql.CreationChecker.
+func (n nameScope) MayCreate(key string) error {
+	if n.user == "" {
+		return nil
+	}
+	return n.e.mayCreateAs(n.user, key)
+}

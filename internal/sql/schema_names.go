@@ -93,6 +93,15 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 	switch n := out.Node; {
 	case n.GetCreateStmt() != nil:
 		create(n.GetCreateStmt().Relation)
+		// CREATE on the schema comes before the names the definition
+		// looks up (its columns' types), as in PostgreSQL.
+		if cc, ok := q.(CreationChecker); ok && err == nil && made[n.GetCreateStmt().Relation] {
+			if rv := n.GetCreateStmt().Relation; rv.Schemaname == "" && rv.Relpersistence != "t" {
+				if e := cc.MayCreate(rv.Relname); e != nil {
+					err = at(e, rv.Location)
+				}
+			}
+		}
 	case n.GetCreateTableAsStmt() != nil:
 		create(n.GetCreateTableAsStmt().GetInto().GetRel())
 	case n.GetViewStmt() != nil:

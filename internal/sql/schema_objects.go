@@ -29,12 +29,6 @@ type ObjectFinder interface {
 	HasFunction(key string) bool
 }
 
-// UsageChecker is a Qualifier that checks a schema written as a name's
-// qualifier: 42501 unless the session's role holds USAGE on it.
-type UsageChecker interface {
-	MayLookIn(schema string) error
-}
-
 // objectKind tells which catalog an unqualified name is looked up in.
 type objectKind int
 
@@ -64,6 +58,13 @@ func qualifyObjects(node *pg_query.Node, q Qualifier, at func(error, int32) erro
 			return names
 		}
 		k, e := q.CreationKey(schema, name)
+		if e == nil {
+			// CREATE on the schema before the names the definition looks
+			// up, as PostgreSQL's QualifiedNameGetCreationNamespace.
+			if cc, ok := q.(CreationChecker); ok {
+				e = cc.MayCreate(k)
+			}
+		}
 		if e != nil {
 			err = at(e, loc)
 			return names
@@ -153,18 +154,6 @@ func qualifyObjects(node *pg_query.Node, q Qualifier, at func(error, int32) erro
 		}
 	})
 	return err
-}
-
-// mayLookIn returns q's 42501 for a name list qualified by a schema
-// (other than the system ones) on which the session's role holds no
-// USAGE, as PostgreSQL's lookup of a type or routine checks it first.
-func mayLookIn(q Qualifier, names []*pg_query.Node) error {
-	uc, ok := q.(UsageChecker)
-	schema, _, ok2 := nameParts(names)
-	if !ok || !ok2 || schema == "" || systemSchema(schema) || !q.SchemaExists(schema) {
-		return nil
-	}
-	return uc.MayLookIn(schema)
 }
 
 // typesPositioned reports whether node's type names are looked up where
