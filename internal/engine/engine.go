@@ -601,6 +601,7 @@ func (r *recorder) SysCatalog() *expr.SysCatalog {
 				own = strings.TrimSuffix(r.temps.tempNS, ".")
 			}
 			r.syscat = e.sysCatalogFor(r.names.path, own)
+			r.syscat.NoUsage = e.schemasUnusable(r.names.user)
 		} else if sc, ok := r.cat.(sql.SystemCatalog); ok {
 			r.syscat = sc.SysCatalog()
 		}

@@ -426,6 +426,11 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		if err := s.mustOwnRel(b.Key, ""); err != nil {
 			return err
 		}
+		// A constraint's or a materialized view's index is its relation's,
+		// whose owner PostgreSQL requires before CREATE on the schema.
+		if err := s.mustOwnIndex(b.Key); err != nil {
+			return err
+		}
 		return s.mayCreateIn(b.NewKey)
 	case *sql.AlterFunction:
 		return s.mayAlterRoutine(b)

@@ -252,7 +252,7 @@ func (e *Engine) dropPolicy(d *sql.DropPolicy) (Result, error) {
 	r, i, err := e.findPolicy(d.Name, d.Table)
 	if err != nil {
 		if d.IfExists {
-			return Result{Tag: "DROP POLICY", Notices: []string{fmt.Sprintf("policy %q for relation %q does not exist, skipping", d.Name, d.Table)}}, nil
+			return Result{Tag: "DROP POLICY", Notices: []string{fmt.Sprintf("policy %q for relation %q does not exist, skipping", d.Name, d.Written)}}, nil
 		}
 		return Result{}, err
 	}

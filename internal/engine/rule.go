@@ -213,7 +213,7 @@ func (e *Engine) dropRule(d *sql.DropRule) (Result, error) {
 	i := ruleIndex(e.rules[d.Table], d.Name)
 	if i < 0 {
 		if d.IfExists {
-			return Result{Tag: "DROP RULE", Notices: []string{fmt.Sprintf("rule %q for relation %q does not exist, skipping", d.Name, d.Table)}}, nil
+			return Result{Tag: "DROP RULE", Notices: []string{fmt.Sprintf("rule %q for relation %q does not exist, skipping", d.Name, d.Written)}}, nil
 		}
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "rule %q for relation %q does not exist", d.Name, e.bareName(d.Table))
 	}

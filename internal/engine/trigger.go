@@ -147,7 +147,7 @@ func (e *Engine) dropTrigger(d *sql.DropTrigger) (Result, error) {
 	i := triggerIndex(e.triggers[d.Table], d.Name)
 	if i < 0 {
 		if d.IfExists {
-			return Result{Tag: "DROP TRIGGER", Notices: []string{fmt.Sprintf("trigger %q for relation %q does not exist, skipping", d.Name, d.Table)}}, nil
+			return Result{Tag: "DROP TRIGGER", Notices: []string{fmt.Sprintf("trigger %q for relation %q does not exist, skipping", d.Name, d.Written)}}, nil
 		}
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", d.Name, e.bareName(d.Table))
 	}

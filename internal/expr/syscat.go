@@ -19,6 +19,9 @@ type SysCatalog struct {
 	// (pg_is_other_temp_schema).
 	MyTempSchema uint32
 	TempSchemas  map[uint32]bool
+	// NoUsage are the schemas on which the session's role holds no
+	// USAGE: a reg* input qualified by one is 42501 (syscat_usage.go).
+	NoUsage map[string]bool
 	// SearchPath is the session's search path's schemas, in which an
 	// unqualified relation's name is looked for after pg_catalog; nil
 	// for public alone.
@@ -151,6 +154,9 @@ const (
 func (c *SysCatalog) RegIn(k value.Kind, s string) (value.Value, error) {
 	if v, err := value.Parse(s, value.Type{Kind: k, Mod: -1}); err == nil {
 		return c.RegOut(k, v.OID()), nil
+	}
+	if err := c.usageDenied(s); err != nil {
+		return value.Null, err
 	}
 	var key string
 	var err error

@@ -56,6 +56,9 @@ type AlterPolicy struct {
 type DropPolicy struct {
 	Name, Table string
 	IfExists    bool
+	// Written is the table's name as the statement wrote it, which the
+	// notice of IF EXISTS prints.
+	Written string
 }
 
 // AlterRowSecurity is ALTER TABLE table ENABLE | DISABLE | FORCE | NO
@@ -95,7 +98,7 @@ func (b *binder) bindRowSecurityStmt(n *pg_query.Node) (Bound, bool, error) {
 		if len(names) == 3 && names[0].GetString_().Sval != "public" {
 			return nil, true, pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", names[0].GetString_().Sval, table)
 		}
-		d := &DropPolicy{Name: names[len(names)-1].GetString_().Sval, Table: table, IfExists: ds.MissingOk}
+		d := &DropPolicy{Name: names[len(names)-1].GetString_().Sval, Table: table, IfExists: ds.MissingOk, Written: b.memberTable(names)}
 		if _, err := b.policyTable(table, -1, ds.MissingOk); err != nil {
 			return nil, true, err
 		}

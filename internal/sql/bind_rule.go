@@ -46,6 +46,9 @@ type DropRule struct {
 	IfExists    bool
 	// Missing is set when the table does not exist (IF EXISTS skips).
 	Missing bool
+	// Written is the table's name as the statement wrote it, which the
+	// notice of IF EXISTS prints.
+	Written string
 }
 
 func (*DropRule) bound() {}
@@ -221,7 +224,7 @@ func (b *binder) bindDropRule(ds *pg_query.DropStmt) (Bound, error) {
 	for _, it := range items[:len(items)-1] {
 		parts = append(parts, it.GetString_().GetSval())
 	}
-	out := &DropRule{Name: items[len(items)-1].GetString_().GetSval(), Table: strings.Join(parts, "."), IfExists: ds.MissingOk}
+	out := &DropRule{Name: items[len(items)-1].GetString_().GetSval(), Table: strings.Join(parts, "."), IfExists: ds.MissingOk, Written: b.memberTable(items)}
 	rel, ok := b.cat.Relation(out.Table)
 	if !ok {
 		if ds.MissingOk {
@@ -324,4 +327,17 @@ func (b *binder) autoRules(bd Bound, err error) (Bound, error) {
 			WithHint("give the view an unconditional DO INSTEAD rule, or change the table itself")
 	}
 	return bd, nil
+}
+
+// memberTable is the table of DROP POLICY, TRIGGER or RULE, whose names
+// items end with the member's, as the statement wrote it.
+func (b *binder) memberTable(items []*pg_query.Node) string {
+	if b.stmt != nil && b.stmt.MemberTable != "" {
+		return b.stmt.MemberTable
+	}
+	var parts []string
+	for _, it := range items[:len(items)-1] {
+		parts = append(parts, it.GetString_().GetSval())
+	}
+	return strings.Join(parts, ".")
 }

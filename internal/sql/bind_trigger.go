@@ -76,6 +76,9 @@ type DropTrigger struct {
 	Name, Table string
 	IfExists    bool
 	Cascade     bool
+	// Written is the table's name as the statement wrote it, which the
+	// notice of IF EXISTS prints.
+	Written string
 }
 
 // AlterTriggers is ALTER TABLE … {ENABLE | DISABLE} TRIGGER {name | ALL |
@@ -316,7 +319,7 @@ func (b *binder) bindDropTrigger(ds *pg_query.DropStmt) (Bound, error) {
 	}
 	// The table, qualified by its schema or not, as its key.
 	return &DropTrigger{Name: items[len(items)-1].GetString_().GetSval(), Table: b.keyOfNames(items[:len(items)-1]),
-		IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}, nil
+		IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE, Written: b.memberTable(items)}, nil
 }
 
 // triggerToggle reads an ALTER TABLE command that enables or disables

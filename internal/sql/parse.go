@@ -57,6 +57,10 @@ type Stmt struct {
 	// Refs, when set, records how binding resolves the statement's column
 	// references (rename_column.go).
 	Refs *RefLog
+	// MemberTable is the table of DROP POLICY, TRIGGER or RULE as the
+	// statement wrote it, which QualifyNames replaces by its key: the
+	// notice of IF EXISTS names it so, as PostgreSQL's.
+	MemberTable string
 }
 
 // errf returns an error positioned at the 0-based byte offset loc of the

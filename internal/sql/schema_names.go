@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/value"
 
@@ -91,6 +93,15 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 	switch n := out.Node; {
 	case n.GetCreateStmt() != nil:
 		create(n.GetCreateStmt().Relation)
+		// CREATE on the schema comes before the names the definition
+		// looks up (its columns' types), as in PostgreSQL.
+		if cc, ok := q.(CreationChecker); ok && err == nil && made[n.GetCreateStmt().Relation] {
+			if rv := n.GetCreateStmt().Relation; rv.Schemaname == "" && rv.Relpersistence != "t" {
+				if e := cc.MayCreate(rv.Relname); e != nil {
+					err = at(e, rv.Location)
+				}
+			}
+		}
 	case n.GetCreateTableAsStmt() != nil:
 		create(n.GetCreateTableAsStmt().GetInto().GetRel())
 	case n.GetViewStmt() != nil:
@@ -105,6 +116,7 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 		made[ct.Typevar] = true // a type's name, which the binder reads
 	}
 	into := out.Node.GetSelectStmt().GetIntoClause().GetRel()
+	positioned := positionedNames(out.Node)
 	walk(out.Node.ProtoReflect(), func(m protoreflect.Message) {
 		rv, ok := m.Interface().(*pg_query.RangeVar)
 		if !ok || err != nil || made[rv] || rv.Schemaname == "" && ctes[rv.Relname] || systemSchema(rv.Schemaname) {
@@ -122,6 +134,8 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 			}
 			rv.Schemaname, rv.Relname = "", k
 			resolved[rv] = k[:len(k)-len(name)]
+		case e != nil && pgerr.Code(e) == pgerr.InsufficientPrivilege && !positioned[rv]:
+			err = e
 		case e != nil:
 			err = at(e, rv.Location)
 		case ok:
@@ -246,6 +260,13 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 			return nil, e
 		}
 		if ok {
+			if col == 1 && out.Node.GetDropStmt() != nil {
+				var written []string
+				for _, it := range items[:len(items)-1] {
+					written = append(written, it.GetString_().GetSval())
+				}
+				out.MemberTable = strings.Join(written, ".")
+			}
 			name.Sval = k
 			l.GetList().Items = items[len(items)-1-col:]
 		}

@@ -43,6 +43,9 @@ func qualifyObjects(node *pg_query.Node, q Qualifier, at func(error, int32) erro
 	var err error
 	// lookup resolves the name list of an existing object in place.
 	lookup := func(names []*pg_query.Node, kind objectKind) []*pg_query.Node {
+		if e := mayLookIn(q, names); e != nil && err == nil {
+			err = e // unpositioned where no earlier check placed it
+		}
 		if k, ok := objectKey(names, kind, q); ok {
 			return []*pg_query.Node{pg_query.MakeStrNode(k)}
 		}
@@ -55,6 +58,13 @@ func qualifyObjects(node *pg_query.Node, q Qualifier, at func(error, int32) erro
 			return names
 		}
 		k, e := q.CreationKey(schema, name)
+		if e == nil {
+			// CREATE on the schema before the names the definition looks
+			// up, as PostgreSQL's QualifiedNameGetCreationNamespace.
+			if cc, ok := q.(CreationChecker); ok {
+				e = cc.MayCreate(k)
+			}
+		}
 		if e != nil {
 			err = at(e, loc)
 			return names
@@ -123,17 +133,43 @@ func qualifyObjects(node *pg_query.Node, q Qualifier, at func(error, int32) erro
 	if err != nil {
 		return err
 	}
+	typesAt := typesPositioned(node)
 	walk(node.ProtoReflect(), func(m protoreflect.Message) {
 		switch x := m.Interface().(type) {
 		case *pg_query.TypeName:
+			if e := mayLookIn(q, x.Names); e != nil && err == nil {
+				err = e
+				if typesAt {
+					err = at(e, x.Location)
+				}
+			}
 			x.Names = lookup(x.Names, typeObject)
 		case *pg_query.FuncCall:
+			if e := mayLookIn(q, x.Funcname); e != nil && err == nil {
+				err = at(e, x.Location)
+			}
 			x.Funcname = lookup(x.Funcname, funcObject)
 		case *pg_query.ObjectWithArgs:
 			x.Objname = lookup(x.Objname, funcObject)
 		}
 	})
-	return nil
+	return err
+}
+
+// typesPositioned reports whether node's type names are looked up where
+// PostgreSQL has the statement's text, so that an error is positioned:
+// in queries and table definitions, not in a routine's signature, a
+// domain's base type or the names a DROP, COMMENT or GRANT lists.
+func typesPositioned(node *pg_query.Node) bool {
+	switch {
+	case node.GetCreateFunctionStmt() != nil, node.GetCreateDomainStmt() != nil, node.GetDropStmt() != nil,
+		node.GetCommentStmt() != nil, node.GetGrantStmt() != nil, node.GetAlterFunctionStmt() != nil,
+		node.GetAlterOwnerStmt() != nil, node.GetAlterObjectSchemaStmt() != nil, node.GetRenameStmt() != nil,
+		node.GetDefineStmt() != nil, node.GetCreateCastStmt() != nil, node.GetAlterEnumStmt() != nil,
+		node.GetAlterDomainStmt() != nil, node.GetCompositeTypeStmt() != nil, node.GetCreateRangeStmt() != nil:
+		return false
+	}
+	return true
 }
 
 // keyPrefix is the schema part ("s.") of a resolved name list's key, ""
