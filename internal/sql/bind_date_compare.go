@@ -15,6 +15,13 @@ import (
 // where a cast would fail with 22008.
 func (b *binder) compareOperand(e expr.Expr, t value.Type, loc int32) (expr.Expr, error) {
 	if e.Type().Kind == value.Date && (t.Kind == value.Timestamp || t.Kind == value.TimestampTZ) {
+		if _, ok := e.(*expr.Const); ok {
+			if out, err := b.coerce(e, t, loc); err == nil {
+				if _, folded := out.(*expr.Const); folded {
+					return out, nil // as any constant's cast
+				}
+			}
+		}
 		return b.zoned(&expr.Cast{E: e, To: t, Saturate: true}), nil
 	}
 	return b.coerce(e, t, loc)
