@@ -104,6 +104,10 @@ func (e *Engine) execCopy(c *sql.Copy) (Result, error) {
 		return Result{}, changeStreamDML(t, "COPY rows into")
 	}
 	defer e.setWithin(c.Table, c.Partition)()
+	if !f.events {
+		t.copyBare = copyBare(t, c)
+		defer func() { t.copyBare = nil }()
+	}
 	st := &source.Table{Name: t.name, Columns: make([]source.Column, len(t.cols)), Default: e.copyDefaults(t)}
 	if c.Partition != nil {
 		st.Name = c.Partition.Name // the name its errors give, as in PostgreSQL

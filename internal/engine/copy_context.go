@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"strings"
-
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/source"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -15,13 +13,10 @@ import (
 // by the line alone, unless BEFORE row triggers make it insert row by
 // row. A domain's check of a value read from the line names the column
 // and the field (copyfmt); one of a value the line does not hold (a
-// default, a trigger's) names the line alone.
+// default's) names the line with its text too.
 func copyRowError(err error, name string, b *source.Batch, i int, tf *trigFire) error {
 	text := b.LineText(i)
 	if c := pgerr.Code(err); (c == "23505" || c == "23P01") && !tf.beforeInsertRow() {
-		text = ""
-	} else if pe, ok := err.(*pgerr.Error); ok && strings.HasPrefix(pe.Message, "value for domain ") {
-		// Not a field's value: the decoder checked those as it read them.
 		text = ""
 	}
 	return source.At(err, name, b.Lines[i], text)

@@ -405,6 +405,9 @@ func (t *table) checkDomains(old, row value.Row) error {
 		if d == nil || old != nil && value.Compare(old[i], row[i]) == 0 && value.CompareRepr(old[i], row[i]) == 0 {
 			continue
 		}
+		if t.copyBare != nil && t.copyBare[i] && row[i].IsNull() {
+			continue
+		}
 		if err := d.Check(row[i]); err != nil {
 			return err
 		}

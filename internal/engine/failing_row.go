@@ -38,6 +38,9 @@ func (s *Session) visibleFailingRow(err error, b sql.Bound) error {
 		rel = pe.Schema + "." + pe.Table
 	}
 	t := e.tables[rel]
+	if p := e.parts[rel]; t == nil && p != nil && p.root != nil {
+		t = p.root // a partition's row, in its root's columns
+	}
 	if t == nil || len(t.cols) != len(vals) {
 		return err
 	}

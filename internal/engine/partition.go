@@ -323,8 +323,8 @@ func (e *Engine) partitionCheck(t *table, old, row value.Row) error {
 	if ok, err := w.of.Accepts(row); err != nil {
 		return err
 	} else if !ok {
-		return &pgerr.Error{Code: pgerr.CheckViolation, Message: fmt.Sprintf("new row for relation %q violates partition constraint", w.of.Name),
-			Detail: "Failing row contains " + failingRow(row) + "."}
+		pe := &pgerr.Error{Code: pgerr.CheckViolation, Message: fmt.Sprintf("new row for relation %q violates partition constraint", w.of.Name)}
+		return withFailingRow(relationFields(pe, w.of.Name), row)
 	}
 	leaf, err := routeLeaf(t, row)
 	if err != nil || first {

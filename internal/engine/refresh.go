@@ -29,6 +29,11 @@ type viewStmt struct {
 	// path is the search path the statement resolved its names through
 	// (nil: the default), for binding it again (alter_move.go).
 	path []string
+	// relOpts are the view's storage parameters, name=value; createOpts
+	// those its CREATE gave; optsAltered is set once an ALTER changed
+	// them (matview_options.go).
+	relOpts, createOpts []string
+	optsAltered         bool
 }
 
 // StatementStore is implemented by a Store that can replace the statement
@@ -58,7 +63,7 @@ func (e *Engine) noteViewStmt(cv *sql.CreateView, text string, path []string) {
 	if e.viewStmts == nil {
 		e.viewStmts = map[string]viewStmt{}
 	}
-	e.viewStmts[cv.Name] = viewStmt{text: text, noData: cv.NoData, path: path}
+	e.viewStmts[cv.Name] = viewStmt{text: text, noData: cv.NoData, path: path, relOpts: cv.RelOptions, createOpts: cv.RelOptions}
 }
 
 // addUnpopulated registers a materialized view without state.
@@ -246,5 +251,6 @@ func (e *Engine) restate(name string, populated bool) error {
 			text += " WITH NO DATA"
 		}
 	}
+	text += matViewOptionsText(name, st)
 	return ss.SetStatement(name, text)
 }

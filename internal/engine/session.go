@@ -887,6 +887,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (_ Result, err error) {
 		return s.ddl("ALTER "+strings.ToUpper(b.Kind), func() (Result, error) { return s.alterRelOwner(b) })
 	case *sql.RelSetTablespace:
 		return s.ddl(b.Tag, func() (Result, error) { return s.relSetTablespace(b) })
+	case *sql.AlterMatViewOptions:
+		return s.ddl("ALTER MATERIALIZED VIEW", func() (Result, error) { return s.alterMatViewOptions(b) })
 	case *sql.SeqPersistence:
 		return s.ddl(map[bool]string{false: "ALTER SEQUENCE", true: "ALTER TABLE"}[b.Table], func() (Result, error) { return s.seqPersistence(b) })
 	case *sql.CreateRole:

@@ -93,6 +93,8 @@ type catRel struct {
 	trig               []*trigger // a view's triggers (a table's are t.trig)
 	// unpopulated: a materialized view WITH NO DATA (refresh.go)
 	unpopulated bool
+	// opts are a materialized view's storage parameters (matview_options.go).
+	opts []string
 	// part is a partition's; partBy a partitioned table's key.
 	part   *partition
 	partBy *expr.PartitionKey
@@ -360,14 +362,14 @@ func (e *Engine) catalogObjectsAs(own string) *catalogObjects {
 	for _, name := range sortedKeys(e.views) {
 		m := e.views[name].meta()
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'm', def: m.def.Definition,
-			rows: float64(e.views[name].rowCount())}
+			rows: float64(e.views[name].rowCount()), opts: e.viewStmts[name].relOpts}
 		r.cols = plainCols(e, m.cols)
 		add(r)
 	}
 	for _, name := range sortedKeys(e.unpopulated) {
 		cv := e.unpopulated[name]
 		add(&catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'm', def: cv.Definition,
-			cols: plainCols(e, cv.Plan.Columns()), unpopulated: true})
+			cols: plainCols(e, cv.Plan.Columns()), unpopulated: true, opts: e.viewStmts[name].relOpts})
 	}
 	for _, name := range sortedKeys(e.named) {
 		v := e.named[name]

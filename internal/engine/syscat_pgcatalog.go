@@ -504,6 +504,9 @@ func pgShdescription(o *catalogObjects, r *catRows) {
 // relOptions is a table's reloptions, its storage parameters as written;
 // nil for none.
 func relOptions(rel *catRel) any {
+	if rel.kind == 'm' && len(rel.opts) > 0 {
+		return rel.opts
+	}
 	if rel.kind != 'r' || rel.t == nil || len(rel.t.def.RelOptions) == 0 {
 		return nil
 	}

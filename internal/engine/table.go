@@ -88,6 +88,9 @@ type table struct {
 	// keeps the rows under a new definition), for the statements that
 	// hold this one while it runs (table_identity.go).
 	succ *table
+
+	// copyBare is set while a COPY writes into the table (copy_bare.go).
+	copyBare []bool
 }
 
 // uniqueIndex maps the key of each row with no NULL in its key columns to

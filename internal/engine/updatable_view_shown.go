@@ -80,8 +80,9 @@ func (e *Engine) autoCheck(av *sql.AutoView, row value.Row, mark int) error {
 			return err
 		}
 		if !ok {
-			return &pgerr.Error{Code: "44000", Message: "new row violates check option for view \"" + c.View + "\"",
-				Detail: "Failing row contains " + failingRow(row) + "."}
+			// The row is the table's, shown as its role may read it.
+			pe := &pgerr.Error{Code: "44000", Message: "new row violates check option for view \"" + c.View + "\""}
+			return withFailingRow(relationFields(pe, av.Table), row)
 		}
 	}
 	return nil

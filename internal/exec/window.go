@@ -403,6 +403,9 @@ func frameValue(n *plan.Window, rows []value.Row) (value.Value, error) {
 			return f.Arg.Eval(rows[len(rows)-1])
 		}
 	case plan.WinNthValue:
+		if !f.NullN && f.N <= 0 { // read by each row, even over an empty frame
+			return value.Null, pgerr.New("22016", "argument of nth_value must be greater than zero")
+		}
 		if !f.NullN && f.N-1 < int64(len(rows)) {
 			return f.Arg.Eval(rows[f.N-1])
 		}
@@ -432,6 +435,11 @@ func frameValue(n *plan.Window, rows []value.Row) (value.Value, error) {
 // positive (code set) is PostgreSQL's error otherwise.
 func winN(f *plan.WinFunc, row value.Row, code, name string) (n int64, null bool, err error) {
 	if f.NExpr == nil {
+		if code != "" && !f.NullN && f.N <= 0 {
+			// A constant count fails when a row reads it, as in
+			// PostgreSQL: over no rows there is no error.
+			return 0, false, pgerr.New(code, "argument of %s must be greater than zero", name)
+		}
 		return f.N, f.NullN, nil
 	}
 	v, err := f.NExpr.Eval(row)

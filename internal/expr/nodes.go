@@ -113,6 +113,11 @@ type Cast struct {
 	E        Expr
 	To       value.Type
 	Explicit bool
+	// Saturate marks a date cast for a comparison with a timestamp or
+	// timestamptz (PostgreSQL's date_lt_timestamp, …): a date past the
+	// timestamp range becomes a value beyond every finite timestamp, and
+	// short of infinity, instead of an error.
+	Saturate bool
 }
 
 func (c *Cast) Type() value.Type { return c.To }
@@ -128,7 +133,11 @@ func (c *Cast) Eval(row value.Row) (value.Value, error) {
 	if v.Kind() == c.To.Kind && c.To.Mod < 0 {
 		return v, nil // dropping a modifier never changes a value
 	}
-	return value.Cast(v, c.To, c.Explicit || c.E.Type().Kind == value.Unknown)
+	out, err := value.Cast(v, c.To, c.Explicit || c.E.Type().Kind == value.Unknown)
+	if err != nil && c.Saturate {
+		return value.DateBeyondStamps(v, c.To.Kind), nil
+	}
+	return out, err
 }
 
 // ArithOp is an arithmetic operator.

@@ -101,7 +101,7 @@ func children(e Expr) []Expr {
 func withChildren(e Expr, kids []Expr) Expr {
 	switch n := e.(type) {
 	case *Cast:
-		return &Cast{E: kids[0], To: n.To, Explicit: n.Explicit}
+		return &Cast{E: kids[0], To: n.To, Explicit: n.Explicit, Saturate: n.Saturate}
 	case *DomainCheck:
 		return &DomainCheck{E: kids[0], Domain: n.Domain}
 	case *Arith:
@@ -113,7 +113,7 @@ func withChildren(e Expr, kids []Expr) Expr {
 	case *Func:
 		return &Func{Def: n.Def, Args: kids, T: n.T}
 	case *ZoneCast:
-		return &ZoneCast{C: n.C, Cast: &Cast{E: kids[0], To: n.Cast.To, Explicit: n.Cast.Explicit}, Fixed: n.Fixed}
+		return &ZoneCast{C: n.C, Cast: &Cast{E: kids[0], To: n.Cast.To, Explicit: n.Cast.Explicit, Saturate: n.Cast.Saturate}, Fixed: n.Fixed}
 	case *ZoneArith:
 		return &ZoneArith{C: n.C, A: &Arith{Op: n.A.Op, L: kids[0], R: kids[1], T: n.A.T}, Fixed: n.Fixed}
 	case *ZoneFunc:

@@ -40,7 +40,11 @@ func (c *ZoneCast) Eval(row value.Row) (value.Value, error) {
 	if err != nil || v.IsNull() {
 		return value.Null, err
 	}
-	return value.CastZone(v, c.Cast.To, c.Cast.Explicit || c.Cast.E.Type().Kind == value.Unknown, zoneOf(c.C))
+	out, err := value.CastZone(v, c.Cast.To, c.Cast.Explicit || c.Cast.E.Type().Kind == value.Unknown, zoneOf(c.C))
+	if err != nil && c.Cast.Saturate {
+		return value.DateBeyondStamps(v, c.Cast.To.Kind), nil
+	}
+	return out, err
 }
 
 // ZoneArith is timestamptz ± interval (value.AddZone).

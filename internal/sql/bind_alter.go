@@ -200,6 +200,9 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
 	if ao, ok, err := b.bindAlterRelOwner(as); ok {
 		return ao, err
 	}
+	if mo, ok, err := b.bindAlterMatViewOptions(as); ok {
+		return mo, err
+	}
 	if st, ok := bindRelSetTablespace(as); ok {
 		return st, nil
 	}

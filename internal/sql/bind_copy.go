@@ -281,7 +281,8 @@ func defArg(d *pg_query.DefElem) (text string, isBool, val bool) {
 }
 
 // viewOptions reads the WITH (…) options of CREATE MATERIALIZED VIEW:
-// only max_memory, the view's memory budget.
+// PostgreSQL's storage parameters, and max_memory, the view's memory
+// budget, and propagation.
 func (b *binder) viewOptions(opts []*pg_query.Node, v *CreateView) error {
 	for _, o := range opts {
 		d := o.GetDefElem()
@@ -294,9 +295,20 @@ func (b *binder) viewOptions(opts []*pg_query.Node, v *CreateView) error {
 			}
 			continue
 		}
+		if _, heap := heapRelOptions[d.Defname]; heap || d.Defnamespace == "toast" {
+			if err := b.matViewRelOption(d, v); err != nil {
+				return err
+			}
+			continue
+		}
 		if strings.ToLower(d.Defname) != "max_memory" || d.Defnamespace != "" {
-			return b.refuse(d.Location, "option %q of CREATE MATERIALIZED VIEW is not supported", d.Defname).
-				WithHint("the options are max_memory, the view's memory budget (WITH (max_memory = '64MB')), and propagation (auto, partial or normalise)")
+			// Besides PostgreSQL's, the options are max_memory, the
+			// view's memory budget (WITH (max_memory = '64MB')), and
+			// propagation (auto, partial or normalise).
+			if d.Defnamespace != "" {
+				return pgerr.New(pgerr.InvalidParameter, "unrecognized parameter namespace %q", d.Defnamespace)
+			}
+			return pgerr.New(pgerr.InvalidParameter, "unrecognized parameter %q", d.Defname)
 		}
 		arg, _, _ := defArg(d)
 		n, err := ParseBytes(arg)

@@ -580,7 +580,7 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		if isGeometric(l) || isGeometric(r) {
 			return b.geometricDistinct(l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
 		}
-		if l, r, err = b.comparable(l, r, a.Location); err != nil {
+		if l, r, err = b.comparedOperands(l, r, a.Location); err != nil {
 			return nil, err
 		}
 		return &expr.IsDistinct{L: l, R: r, Not: a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, Check: expr.NewRecordCheck(l, r)}, nil
@@ -636,10 +636,10 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 		if err != nil {
 			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 		}
-		if l, err = b.coerce(l, t, loc); err != nil {
+		if l, err = b.compareOperand(l, t, loc); err != nil {
 			return nil, err
 		}
-		if r, err = b.coerce(r, t, loc); err != nil {
+		if r, err = b.compareOperand(r, t, loc); err != nil {
 			return nil, err
 		}
 		check := expr.NewRecordCheck(l, r)
@@ -813,8 +813,21 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	if hasChar(all) {
 		return b.charIn(all, nodes, not, a.Location)
 	}
-	if _, err = b.coerceAllCommon(all, nodes, "IN", a.Location); err != nil {
+	left := all[0]
+	if left.Type().Kind == value.Date {
+		// x IN (…) compares x with each item by the = of their types
+		// without casting x (date = timestamp): x takes part in the
+		// common type alone.
+		all[0] = &expr.Const{V: value.Null, T: left.Type()}
+	}
+	t, err := b.coerceAllCommon(all, nodes, "IN", a.Location)
+	if err != nil {
 		return nil, err
+	}
+	if left.Type().Kind == value.Date {
+		if all[0], err = b.compareOperand(left, t, a.Location); err != nil {
+			return nil, err
+		}
 	}
 	if isGeometric(all[0]) {
 		return b.geometricIn(all[0], all[1:], not, a.Location)

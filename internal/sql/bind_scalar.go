@@ -653,9 +653,6 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 		if err := constArg(f.Args[0]); err != nil {
 			return nil, err
 		}
-		if fn.NExpr == nil && !fn.NullN && fn.N <= 0 {
-			return nil, b.stmt.errf(f.Location, "22014", "argument of ntile must be greater than zero")
-		}
 		return fn, nil
 	case plan.WinFirstValue, plan.WinLastValue:
 		if err := nargs(1, 1); err != nil {
@@ -671,9 +668,6 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 		}
 		if err := constArg(f.Args[1]); err != nil {
 			return nil, err
-		}
-		if fn.NExpr == nil && !fn.NullN && fn.N <= 0 {
-			return nil, b.stmt.errf(f.Location, "22016", "argument of nth_value must be greater than zero")
 		}
 		return fn, nil
 	}

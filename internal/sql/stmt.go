@@ -183,6 +183,9 @@ type CreateView struct {
 	// NoData is WITH NO DATA: the view is created unpopulated, neither
 	// built nor maintained until REFRESH MATERIALIZED VIEW.
 	NoData bool
+	// RelOptions are a materialized view's storage parameters as its
+	// CREATE statement gave them, name=value (bind_matview_options.go).
+	RelOptions []string
 }
 
 // DropKind is what DROP drops.

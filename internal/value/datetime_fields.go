@@ -97,9 +97,16 @@ type tsFields struct {
 	h, mi, s, us  int64 // us: microseconds within the second
 }
 
-func splitTimestamp(us int64) tsFields {
+func splitTimestamp(us int64) tsFields { return splitShifted(us, 0) }
+
+// splitShifted splits us moved by off seconds, without overflowing at the
+// ends of the range: PostgreSQL's timestamp2tm shifts +infinity's largest
+// number of microseconds into a zone east of UTC too.
+func splitShifted(us, off int64) tsFields {
 	days := floorDiv(us, usecsPerDay)
-	tod := us - days*usecsPerDay
+	tod := us - days*usecsPerDay + off*usecsPerSec
+	shift := floorDiv(tod, usecsPerDay)
+	days, tod = days+shift, tod-shift*usecsPerDay
 	y, m, d := civilFromDays(days)
 	return tsFields{y: y, m: m, d: d, days: days,
 		h: tod / usecsPerHour, mi: tod / usecsPerMinute % 60, s: tod / usecsPerSec % 60, us: tod % usecsPerSec}
@@ -520,11 +527,15 @@ func Age(a, b Value) (Value, error) {
 	if a.n == TimestampNegInfinity || b.n == TimestampNegInfinity {
 		return Null, pgerr.New(pgerr.DatetimeOverflow, "timestamp out of range")
 	}
-	f1, f2 := splitTimestamp(a.n), splitTimestamp(b.n)
+	return ageOfFields(splitTimestamp(a.n), splitTimestamp(b.n), a.n < b.n)
+}
+
+// ageOfFields is the calendar difference of f1 and f2; neg says the first
+// instant is the earlier one.
+func ageOfFields(f1, f2 tsFields, neg bool) (Value, error) {
 	us := f1.us - f2.us
 	sec, mi, h := f1.s-f2.s, f1.mi-f2.mi, f1.h-f2.h
 	d, m, y := f1.d-f2.d, f1.m-f2.m, f1.y-f2.y
-	neg := a.n < b.n
 	if neg {
 		us, sec, mi, h, d, m, y = -us, -sec, -mi, -h, -d, -m, -y
 	}

@@ -349,13 +349,13 @@ func AgeZone(a, b Value, z Zone) (Value, error) {
 	if z.IsUTC() {
 		return Age(a, b)
 	}
-	if !tsIsFinite(a.n) || !tsIsFinite(b.n) {
-		// Infinity's fields in a zone: not done.
+	if a.n == TimestampNegInfinity || b.n == TimestampNegInfinity {
 		return Null, pgerr.New(pgerr.DatetimeOverflow, "timestamp out of range")
 	}
-	la, _ := z.local(a.n)
-	lb, _ := z.local(b.n)
-	return Age(NewTimestamp(TimestampTZ, la), NewTimestamp(TimestampTZ, lb))
+	// +infinity is split as its number of microseconds in z, as Age does
+	// in UTC.
+	local := func(us int64) tsFields { return splitShifted(us, z.offsetAt(us)) }
+	return ageOfFields(local(a.n), local(b.n), a.n < b.n)
 }
 
 // zoneOffsetText is the offset east as SHOW writes a numeric TimeZone:

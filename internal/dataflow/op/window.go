@@ -662,6 +662,8 @@ func (w *Window) distribution(pt *winPart, lo, hi int) error {
 			if k, null, from, err = w.ntileCount(t); err != nil {
 				return err
 			}
+		} else if !null && k <= 0 && lo < hi {
+			return pgerr.New("22014", "argument of ntile must be greater than zero")
 		}
 		for i := lo; i < hi; i++ {
 			nv := value.Null
@@ -884,6 +886,9 @@ func (w *Window) computeFrames(pt *winPart, from, to, hi int) error {
 			}
 			if null {
 				break
+			}
+			if k <= 0 { // a constant count, read by this row
+				return pgerr.New("22016", "argument of nth_value must be greater than zero")
 			}
 			if j := p.at(int(min(k-1, int64(n)))); j >= 0 {
 				nv = arg(&rs, j)
