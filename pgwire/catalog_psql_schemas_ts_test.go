@@ -6,7 +6,8 @@ import "testing"
 // PostgreSQL, psql's list of schemas with their privileges and
 // descriptions (\dn+), the text search objects deltaview has with
 // PostgreSQL's descriptions of them (\dF, \dFd, \dFp, \dFt), the casts
-// of name and xid8 with their functions (\dC), the persistence and
+// of name, xid8, the bit, time, numeric and character types with their
+// functions (\dC; those applying a length too), the persistence and
 // access method of tables (\dt+, of empty ones, whose size is the same)
 // and the objects of the plpgsql extension (\dx+). The tables are made
 // by a role named deltaview, so that their owners print alike.
@@ -17,7 +18,7 @@ func TestPsqlDescribeSchemasTextSearch(t *testing.T) {
 CREATE UNLOGGED TABLE c13_u (a int);
 `
 	cmds := []string{`\dn+`, `\dF english`, `\dF simple`, `\dFd english_stem`, `\dFd simple`, `\dFp`, `\dFt simple`,
-		`\dFt snowball`, `\dC name`, `\dC xid8`, `\dt+ c13_*`, `\dx+`}
+		`\dFt snowball`, `\dC name`, `\dC xid8`, `\dC bit*`, `\dC time*`, `\dC numeric`, `\dC char*`, `\dt+ c13_*`, `\dx+`}
 	// The role deltaview is the cluster's: another test may have made it.
 	comparePsqlAs(t, "CREATE ROLE deltaview SUPERUSER LOGIN PASSWORD 'psql-schemas-ts';\nSET ROLE deltaview;\n"+script,
 		"DO $$ BEGIN CREATE ROLE deltaview SUPERUSER LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$;\nSET ROLE deltaview;\n"+script, cmds)
