@@ -83,7 +83,7 @@ func (c *conn) psqlRelations(q string) (engine.Result, bool, error) {
 			v := value.Null
 			switch a[1] {
 			case "Persistence":
-				v = value.NewText(value.Text, "permanent")
+				v = value.NewText(value.Text, relPersistence(c.sess, r))
 			case "Access method":
 				if r.Kind != engine.RelView && kind != 'p' {
 					v = value.NewText(value.Text, "heap")
@@ -174,7 +174,7 @@ func prettySize(n int64) string {
 	return ""
 }
 
-// psql's \d name, \d+ name, \l, \dn and \du are a few more queries of
+// psql's \d name, \d+ name, \l and \du are a few more queries of
 // stable shape: each is recognised by the catalogs it reads and answered
 // from the engine's catalog. Every column is sent as text, which is how
 // psql reads them. A relation's oid is derived from its name, so that the
@@ -188,7 +188,6 @@ var (
 	psqlViewDef  = regexp.MustCompile(`(?s)^SELECT pg_catalog\.pg_get_viewdef\('(\d+)'::pg_catalog\.oid, true\);?\s*$`)
 	psqlNone     = regexp.MustCompile(`(?s)^SELECT .*\bFROM pg_catalog\.pg_publication\b.*'\d+'`)
 	psqlDatabase = regexp.MustCompile(`(?s)^SELECT d\.datname as "Name",.*\bFROM pg_catalog\.pg_database d\s.*ORDER BY 1;?\s*$`)
-	psqlSchemas  = regexp.MustCompile(`(?s)^SELECT n\.nspname AS "Name",.*\bFROM pg_catalog\.pg_namespace n\s+WHERE n\.nspname !~ '\^pg_' AND n\.nspname <> 'information_schema'\s+ORDER BY 1;?\s*$`)
 	psqlRoles    = regexp.MustCompile(`(?s)^SELECT r\.rolname, r\.rolsuper, r\.rolinherit,.*\bFROM pg_catalog\.pg_roles r\s+WHERE r\.rolname !~ '\^pg_'\s+ORDER BY 1;?\s*$`)
 	quotedAlias  = regexp.MustCompile(`(?i)\bAS "([^"]+)"`)
 	psqlDomains  = regexp.MustCompile(`(?s)^SELECT n\.nspname as "Schema",\s+t\.typname as "Name",.*\bFROM pg_catalog\.pg_type t\b.*\bWHERE t\.typtype = 'd'.*ORDER BY 1, 2;?\s*$`)
@@ -244,7 +243,7 @@ func tf(b bool) *string {
 	return s("f")
 }
 
-// psqlCatalog answers the other catalog queries of psql's \d name, \l, \dn
+// psqlCatalog answers the other catalog queries of psql's \d name, \l
 // and \du, if q is one.
 func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 	if !strings.Contains(q, "pg_catalog.") {
@@ -429,27 +428,6 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		}
 		return aliasResult(q, vals), true, nil
 	}
-	if psqlSchemas.MatchString(q) {
-		var res engine.Result
-		descs := c.psqlDescriptions(schemaDescriptions)
-		for i, sc := range c.sess.Schemas() {
-			owner := sc.Owner
-			if owner == engine.SuperuserName {
-				owner = User
-			}
-			vals := map[string]string{"Name": sc.Name, "Owner": owner}
-			if d, ok := descs[sc.Name]; ok {
-				vals["Description"] = d
-			}
-			r := aliasResult(q, vals)
-			if i == 0 {
-				res = r
-			} else {
-				res.Rows = append(res.Rows, r.Rows...)
-			}
-		}
-		return res, true, nil
-	}
 	if psqlRoles.MatchString(q) {
 		return c.psqlRoleList(q), true, nil
 	}
@@ -595,6 +573,17 @@ func storage(k value.Kind) string {
 
 // persistence and replIdent are a relation's pg_class.relpersistence
 // and relreplident as psql's \d reads them.
+// relPersistence is how psql's \d+ spells r's pg_class.relpersistence.
+func relPersistence(sess *engine.Session, r engine.RelationInfo) string {
+	if strings.HasPrefix(r.Schema, "pg_temp") {
+		return "temporary"
+	}
+	if d, _ := sess.Describe(r.Name); d.Persistence == 'u' {
+		return "unlogged"
+	}
+	return "permanent"
+}
+
 func persistence(d engine.RelationDetail) string {
 	if d.Persistence == 'u' {
 		return "u"

@@ -2,7 +2,7 @@ package pgwire
 
 // psqlDescriptions are the comments COMMENT ON gave the objects of a
 // kind, by name, as the engine's catalogs hold them: psql's lists of
-// schemas, roles, databases and domains (\dn+, \du+, \l+, \dD+) are
+// roles, databases and domains (\du+, \l+, \dD+) are
 // answered here, their Description columns from these.
 func (c *conn) psqlDescriptions(q string) map[string]string {
 	out := map[string]string{}
@@ -15,7 +15,6 @@ func (c *conn) psqlDescriptions(q string) map[string]string {
 }
 
 const (
-	schemaDescriptions   = `SELECT nspname, pg_catalog.obj_description(oid, 'pg_namespace') FROM pg_catalog.pg_namespace`
 	roleDescriptions     = `SELECT rolname, pg_catalog.shobj_description(oid, 'pg_authid') FROM pg_catalog.pg_roles`
 	databaseDescriptions = `SELECT datname, pg_catalog.shobj_description(oid, 'pg_database') FROM pg_catalog.pg_database`
 	domainDescriptions   = `SELECT typname, pg_catalog.obj_description(oid, 'pg_type') FROM pg_catalog.pg_type WHERE typtype = 'd'`

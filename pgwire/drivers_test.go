@@ -142,7 +142,8 @@ func runJDBC(t *testing.T, name string) string {
 // of a column taken from one (and so whether it is nullable or serial),
 // {? = call f(?)} sends the result's OUT parameter declared void, which
 // the call's arguments leave out; a built-in function's REMARKS are
-// PostgreSQL's description of it.
+// PostgreSQL's description of it; an index's CARDINALITY counts its
+// table's rows, as ANALYZE does.
 func TestJDBCMetadata(t *testing.T) {
 	got := runJDBC(t, "JdbcMetadata.java")
 	want := `meta a name=a table=jm auto=true nullable=0
@@ -173,6 +174,7 @@ schemas public
 remarks upper_3849 upper bound of range
 remarks upper_4236 upper bound of multirange
 remarks upper_871 uppercase
+index jm_pkey f a 1
 `
 	if got != want {
 		t.Errorf("JDBC client printed\n%s\nwant (PostgreSQL's)\n%s", got, want)

@@ -49,6 +49,8 @@ func (e *Engine) execComment(c *sql.Comment) (Result, error) {
 	switch {
 	case c.Text == "" && c.Kind == sql.CommentExtension:
 		m[column] = commentRemoved // its control file's goes too
+	case c.Text == "" && c.Kind >= sql.CommentType && e.hasBuiltinDescription(object, column):
+		m[column] = commentRemoved // PostgreSQL's own (the public schema's) goes too
 	case c.Text == "":
 		delete(m, column)
 	default:

@@ -323,3 +323,15 @@ func (e *Engine) pruningObjectComments(fn func() (Result, error)) func() (Result
 // isSharedDesc reports whether a comment's catalog is a shared one,
 // whose comments pg_shdescription holds.
 func isSharedDesc(classOID uint32) bool { return classOID == pgAuthidOID || classOID == pgDatabaseOID }
+
+// hasBuiltinDescription reports whether the object of a comment key has
+// a description of PostgreSQL's own (builtinDescriptions), which
+// COMMENT … IS NULL removes as PostgreSQL removes its row.
+func (e *Engine) hasBuiltinDescription(key, col string) bool {
+	class, oid, ok := e.catalogObjects().commentOID(key, col)
+	if !ok {
+		return false
+	}
+	_, has := builtinDescriptions[expr.DescKey{ClassOID: class, ObjOID: oid}]
+	return has
+}

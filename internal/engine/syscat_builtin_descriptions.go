@@ -9,9 +9,9 @@ import (
 )
 
 // builtinObjectDescriptions is pg_description's rows for the built-in
-// functions, operators and types deltaview has, as PostgreSQL 15
-// describes them: JDBC's getFunctions REMARKS and psql's \df+, \do+,
-// \dT+ and \daS show them.
+// functions, operators, types, schemas and text search objects deltaview
+// has, as PostgreSQL 15 describes them: JDBC's getFunctions REMARKS and
+// psql's \df+, \do+, \dT+, \daS, \dn+ and \dF* show them.
 //
 //go:embed builtin_descriptions.tsv
 var builtinObjectDescriptions string

@@ -19,7 +19,7 @@ import (
 // pg_depend; plpgsqlExtOID plpgsql's, as in a new PostgreSQL database.
 const (
 	pgExtensionOID = 3079
-	plpgsqlExtOID  = 13552
+	plpgsqlExtOID  = 13559
 )
 
 // catExt is an installed extension as the catalogs list it.
@@ -117,6 +117,19 @@ func pgProcExtensions(o *catalogObjects, r *catRows) {
 // extensions' functions on their extension, and the sequences of serial
 // ('a') and identity ('i') columns on their column (psql's "Owned by").
 func pgDepend(o *catalogObjects, r *catRows) {
+	// plpgsql's members: its language and the language's handlers, which
+	// the language needs (deptype 'n'), as initdb records them (\dx+).
+	procClass, langClass := uint32(catalogRelOIDs["pg_proc"]), uint32(catalogRelOIDs["pg_language"])
+	for _, fn := range []uint32{13560, 13561, 13562} {
+		r.add("classid", procClass, "objid", fn, "objsubid", 0,
+			"refclassid", uint32(pgExtensionOID), "refobjid", uint32(plpgsqlExtOID), "refobjsubid", 0, "deptype", "e")
+	}
+	r.add("classid", langClass, "objid", uint32(plpgsqlLangOID), "objsubid", 0,
+		"refclassid", uint32(pgExtensionOID), "refobjid", uint32(plpgsqlExtOID), "refobjsubid", 0, "deptype", "e")
+	for _, fn := range []uint32{13562, 13561, 13560} {
+		r.add("classid", langClass, "objid", uint32(plpgsqlLangOID), "objsubid", 0,
+			"refclassid", procClass, "refobjid", fn, "refobjsubid", 0, "deptype", "n")
+	}
 	for _, x := range o.exts {
 		for _, f := range x.x.Funcs {
 			r.add("classid", uint32(catalogRelOIDs["pg_proc"]), "objid", extProcOID(f), "objsubid", 0,

@@ -141,6 +141,12 @@ type catIndex struct {
 	options []int16
 }
 
+// partial reports whether the index has a predicate (WHERE), whose rows
+// it does not count; a nil index (no detail) counts as partial.
+func (ci *catIndex) partial() bool {
+	return ci == nil || ci.x != nil && ci.x.where != nil || ci.excl != nil && ci.excl.Where != nil
+}
+
 // catCon is a constraint: a primary key, unique, check or foreign key.
 type catCon struct {
 	// notValid is a constraint added NOT VALID, not validated since;

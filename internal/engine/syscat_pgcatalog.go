@@ -184,6 +184,12 @@ func pgClass(o *catalogObjects, r *catRows) {
 		if rel.kind == 'r' || rel.kind == 'm' || rel.kind == 'S' || rel.kind == 'i' {
 			tuples = rel.rows
 		}
+		if rel.kind == 'i' && rel.on != nil && rel.on.rows >= 0 && !rel.index.partial() {
+			// An entry per row of its table, as ANALYZE counts them
+			// (JDBC's getIndexInfo CARDINALITY): a table's count is
+			// kept current, so its indexes' are.
+			tuples = rel.on.rows
+		}
 		r.add("oid", rel.oid, "relname", rel.name, "relnamespace", rel.nsp, "reltype", rel.reltype, "reloftype", o.relOfType(rel),
 			"relowner", o.e.roleOID(o.e.relOrTypeOwner(rel.key)), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,

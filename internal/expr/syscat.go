@@ -499,10 +499,18 @@ func (c *SysCatalog) procedureKey(s string) (string, error) {
 	return name + "(" + strings.Join(types, ",") + ")", nil
 }
 
+// bpchar's oid and its array's, as PostgreSQL numbers them.
+const bpcharOID, bpcharArrayOID = 1042, 1014
+
 // FormatType is format_type(oid, typmod): the type's name with its
 // modifier, "???" for an oid that names no type.
 func (c *SysCatalog) FormatType(oid uint32, typmod int32, hasMod bool) string {
 	t, ok := c.Types[oid]
+	if hasMod && typmod < 0 && (oid == bpcharOID || oid == bpcharArrayOID) {
+		// Given no length, bpchar is not character, which is
+		// character(1): PostgreSQL prints it bpchar.
+		return map[uint32]string{bpcharOID: "bpchar", bpcharArrayOID: "bpchar[]"}[oid]
+	}
 	if !ok || !hasMod || typmod < 0 {
 		if name, ok := c.Name(value.RegType, oid); ok {
 			return name

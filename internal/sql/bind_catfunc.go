@@ -214,7 +214,8 @@ var descClasses = []struct {
 	oid  uint32
 }{{"pg_class", expr.PgClassOID}, {"pg_type", expr.PgTypeOID}, {"pg_proc", expr.PgProcOID}, {"pg_namespace", expr.PgNamespaceOID},
 	{"pg_constraint", 2606}, {"pg_trigger", 2620}, {"pg_rewrite", 2618}, {"pg_policy", 3256}, {"pg_extension", 3079},
-	{"pg_language", 2612}, {"pg_am", 2601}, {"pg_operator", 2617}, {"pg_statistic_ext", 3381}}
+	{"pg_language", 2612}, {"pg_am", 2601}, {"pg_operator", 2617}, {"pg_statistic_ext", 3381}, {"pg_ts_config", 3602},
+	{"pg_ts_dict", 3600}, {"pg_ts_parser", 3601}, {"pg_ts_template", 3764}}
 
 func text(s string) value.Value { return value.NewText(value.Text, s) }
 

@@ -109,6 +109,10 @@ func describeObject(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		if l, ok := map[uint32]string{12: "internal", 13: "c", 14: "sql", 13563: "plpgsql"}[oid]; ok {
 			return text("language " + l), nil
 		}
+	case 3079: // pg_extension: plpgsql's, built in with the oid initdb gives it
+		if oid == 13559 {
+			return text("extension plpgsql"), nil
+		}
 	case 2601: // pg_am
 		if m, ok := map[uint32]string{2: "heap", 403: "btree", 405: "hash", 783: "gist", 2742: "gin", 3580: "brin", 4000: "spgist"}[oid]; ok {
 			return text("access method " + m), nil

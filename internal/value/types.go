@@ -226,7 +226,11 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return numericType(mods)
 	case "varchar", "character varying":
 		return lengthType(Varchar, "varchar", mods, -1)
-	case "bpchar", "character":
+	case "bpchar":
+		// Written bpchar it has no length; SQL's char and character
+		// arrive as bpchar(1) from the grammar, or by that name here.
+		return lengthType(Char, "char", mods, -1)
+	case "character":
 		return lengthType(Char, "char", mods, 1)
 	case "timestamp", "timestamp without time zone":
 		return timestampType(Timestamp, mods)

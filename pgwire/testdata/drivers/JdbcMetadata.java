@@ -2,8 +2,9 @@
 // the server beyond the rows: ResultSetMetaData, which reads the table and
 // column each field is taken from (RowDescription's table oid and column
 // number), CallableStatement's {? = call f(?)} and CALL with an INOUT
-// parameter, and DatabaseMetaData's routine listings. Prints what it read;
-// the Go test compares it with what PostgreSQL's server makes it print.
+// parameter, DatabaseMetaData's routine listings and getIndexInfo.
+// Prints what it read; the Go test compares it with what PostgreSQL's
+// server makes it print.
 import java.sql.*;
 
 public class JdbcMetadata {
@@ -78,6 +79,10 @@ public class JdbcMetadata {
             step("privileges", () -> rows("privileges", md.getTablePrivileges(null, "public", "jm"), "TABLE_NAME", "GRANTEE", "PRIVILEGE", "IS_GRANTABLE"));
             step("schemas", () -> rows("schemas", md.getSchemas(null, "p%"), "TABLE_SCHEM"));
             step("remarks", () -> rows("remarks", md.getFunctions(null, "pg_catalog", "upper"), "SPECIFIC_NAME", "REMARKS"));
+            // An index's CARDINALITY once ANALYZE has counted the rows
+            // (PAGES, the pages PostgreSQL's storage takes, is left out).
+            s.execute("ANALYZE jm");
+            step("index", () -> rows("index", md.getIndexInfo(null, "public", "jm", false, false), "INDEX_NAME", "NON_UNIQUE", "COLUMN_NAME", "CARDINALITY"));
         }
     }
 }
