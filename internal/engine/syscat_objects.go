@@ -705,7 +705,7 @@ func (e *Engine) catalogTypes() []catType {
 	}
 	for _, name := range sortedKeys(e.userTypes) {
 		d := e.userTypes[name].Enum()
-		if d == nil || isTemp(name) { // a session's temporary type is not listed, as its tables are not
+		if d == nil {
 			continue
 		}
 		out = append(out, catType{oid: d.OID, array: d.ArrayOID, name: name, nsp: publicOID, kind: value.Enum, typtype: 'e',
@@ -714,9 +714,6 @@ func (e *Engine) catalogTypes() []catType {
 	}
 	out = append(out, e.catalogRangeTypes()...)
 	for _, name := range sortedKeys(e.domains.byName) {
-		if isTemp(name) {
-			continue
-		}
 		dom := e.domains.byName[name]
 		def := dom.Def()
 		base := e.typeOID(def.Base, def.Parent)
@@ -732,9 +729,6 @@ func (e *Engine) catalogTypes() []catType {
 func (e *Engine) catalogProcs() []catProc {
 	var out []catProc
 	for _, name := range sortedKeys(e.funcs) {
-		if isTemp(name) { // a session's temporary routine is not listed, as its tables are not
-			continue
-		}
 		for _, f := range e.funcs[name] {
 			p := catProc{name: f.Name, set: f.Set, strict: f.Strict, cost: f.Cost, rows: f.Rows, src: f.BodyText(), defaults: f.DefaultCount(), lang: languageOID(f.LanguageName())}
 			if f.Volatility != "" {

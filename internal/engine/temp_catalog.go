@@ -106,6 +106,12 @@ func tempNames(sc *expr.SysCatalog, k value.Kind, own string, hidden func(string
 		oids["pg_temp."+n] = oid
 		if hidden(n) {
 			sc.Names[k][oid] = expr.QuoteIdent(own) + "." + quoted
+			if k == value.RegClass {
+				if sc.TempHidden == nil {
+					sc.TempHidden = map[string]bool{}
+				}
+				sc.TempHidden[n] = true
+			}
 			continue
 		}
 		hide := func(o uint32, sch string) {
