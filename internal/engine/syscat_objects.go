@@ -420,6 +420,16 @@ func (e *Engine) catalogObjectsAs(own string) *catalogObjects {
 	for _, name := range sortedKeys(e.stats) {
 		o.stats = append(o.stats, e.stats[name])
 	}
+	if len(e.tempPending) > 0 {
+		// Another session's temporary relations made in its open block
+		// are not committed: PostgreSQL's snapshot does not see them.
+		pending := func(key string) bool {
+			p, ok := e.tempPending[key]
+			return ok && p != own+"."
+		}
+		o.rels = slices.DeleteFunc(o.rels, func(r *catRel) bool { return pending(r.name) || r.on != nil && pending(r.on.name) })
+		o.cons = slices.DeleteFunc(o.cons, func(c *catCon) bool { return c.rel != nil && pending(c.rel.name) })
+	}
 	// The relations statements made: their schemas, their names
 	// without them.
 	for _, r := range o.rels {

@@ -380,6 +380,10 @@ func (s *Session) addTemp(name string, t *tempTable) {
 	s.e.temps++
 	if s.block {
 		s.tempsMade = append(s.tempsMade, t.name)
+		if s.e.tempPending == nil {
+			s.e.tempPending = map[string]string{}
+		}
+		s.e.tempPending[t.name] = s.tempNS
 	}
 }
 
@@ -515,11 +519,17 @@ func (s *Session) discardTemps() {
 func (s *Session) endTempBlock(committed bool) {
 	made := s.tempsMade
 	s.tempsMade = nil
-	if committed || len(made) == 0 {
+	if len(made) == 0 {
 		return
 	}
 	s.e.mu.Lock()
 	defer s.e.mu.Unlock()
+	for _, k := range made {
+		delete(s.e.tempPending, k)
+	}
+	if committed {
+		return
+	}
 	s.dropTemps(func(t *tempTable) bool { return !slices.Contains(made, t.name) })
 }
 
