@@ -136,6 +136,10 @@ type Engine struct {
 	// sessions that made one (temp.go).
 	temps        int
 	tempSessions uint64
+	// tempPending holds the temporary tables and sequences made in a
+	// session's open transaction block, by key, with that session's
+	// prefix: other sessions' catalogs do not list them before commit.
+	tempPending map[string]string
 	// schemas are the schemas CREATE SCHEMA made, by name (schema.go).
 	schemas map[string]*schema
 	// publicSchema is public's ACL once a GRANT or REVOKE named it

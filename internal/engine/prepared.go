@@ -75,6 +75,7 @@ func (e *Engine) bindPrepared(p *Prepared, s *Session) (*binding, error) {
 	if s != nil {
 		rec.rowSec, rec.rowSecOff = s.rowSecurity(), s.rowSecOff()
 		rec.session = s // its TimeZone reads the statement's literals
+		st = sql.AliasTempSchema(st, s.ownTempSchema())
 		if rn := s.tempNames(); rn != nil {
 			var err error
 			if st, err = sql.RenameRelations(st, rn); err != nil {
@@ -87,14 +88,14 @@ func (e *Engine) bindPrepared(p *Prepared, s *Session) (*binding, error) {
 			if st, err = sql.RenameTempObjects(st, s.tempObjects()); err != nil {
 				return nil, err
 			}
-			rec.temps, ns = s, s.tempNS
+			rec.temps, ns = s, s.tempNS+s.tempPathNS()
 		}
 		var err error
 		if st, err = s.qualify(st); err != nil {
 			return nil, err
 		}
 		ns += s.schemaNS()
-		rec.names = &nameScope{e: e, path: s.searchPath(), user: s.usageUser()}
+		rec.names = &nameScope{e: e, path: s.searchPath(), user: s.usageUser(), temp: s.ownTempSchema(), tempAt: s.tempAt()}
 	}
 	b, ps, err := sql.BindPrepared(rec, st)
 	if err != nil {

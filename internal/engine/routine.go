@@ -394,9 +394,16 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 // bindPL binds a statement of PL/pgSQL code, its parameters of the types
 // given.
 func (s *Session) bindPL(st *sql.Stmt, types []value.Type) (*plBinding, error) {
+	st = sql.AliasTempSchema(st, s.ownTempSchema())
 	if rn := s.tempNames(); rn != nil {
 		var err error
 		if st, err = sql.RenameRelations(st, rn); err != nil {
+			return nil, err
+		}
+	}
+	if s.tempNS != "" && (s.hasTempTypes() || sql.MentionsTemp(st.SQL)) {
+		var err error
+		if st, err = sql.RenameTempObjects(st, s.tempObjects()); err != nil {
 			return nil, err
 		}
 	}
@@ -404,7 +411,13 @@ func (s *Session) bindPL(st *sql.Stmt, types []value.Type) (*plBinding, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL, rowSec: s.rowSecurity(), rowSecOff: s.rowSecOff(), names: &nameScope{e: s.e, path: s.searchPath()}}
+	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL, rowSec: s.rowSecurity(), rowSecOff: s.rowSecOff(),
+		names: &nameScope{e: s.e, path: s.searchPath(), temp: s.ownTempSchema(), tempAt: s.tempAt()}}
+	if s.tempNS != "" {
+		// The session's temporary schema: pg_my_temp_schema(), its
+		// relations named in text (nextval('s')), its children.
+		rec.temps = s
+	}
 	if fr := s.transFrame(); fr != nil {
 		rec.cat = transCatalog{s.e, fr}
 	}

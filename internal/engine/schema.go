@@ -120,6 +120,11 @@ type nameScope struct {
 	// user is the role whose USAGE the schema of a name written
 	// qualified needs (search_path_usage.go); "" checks none.
 	user string
+	// temp is the session's temporary schema ("pg_temp_3"), "" for
+	// none, and tempAt its place in path: -1 when searched first, as
+	// when search_path does not name pg_temp (temp_path.go).
+	temp   string
+	tempAt int
 }
 
 var _ sql.Qualifier = nameScope{}
@@ -216,10 +221,18 @@ func (e *Engine) pathOf(v, user string) []string {
 // search path; the caller holds the engine's lock.
 func (s *Session) qualify(st *sql.Stmt) (*sql.Stmt, error) {
 	path := s.searchPath()
-	if len(s.e.schemas) == 0 && slices.Equal(path, defaultPath) {
+	if len(s.e.schemas) == 0 && slices.Equal(path, defaultPath) && !namesInLists(st) {
 		return st, nil // every name is public's, as written
 	}
-	return sql.QualifyNames(st, nameScope{e: s.e, path: path, restoring: s.restoring, user: s.usageUser()})
+	return sql.QualifyNames(st, nameScope{e: s.e, path: path, restoring: s.restoring, user: s.usageUser(), temp: s.ownTempSchema(), tempAt: s.tempAt()})
+}
+
+// namesInLists reports whether st names relations by lists of names
+// (DROP, COMMENT ON), which the binder reads by their last name only:
+// their schemas are checked here, so that DROP TABLE nosuch.t does not
+// drop public's t.
+func namesInLists(st *sql.Stmt) bool {
+	return st.Node.GetDropStmt() != nil || st.Node.GetCommentStmt() != nil
 }
 
 // schemaNS is the search path a binding was made under, for bindNS.
@@ -708,6 +721,9 @@ func (s *Session) execSchemaElements(st *sql.Stmt) ([]Result, bool, error) {
 
 // SearchPath implements sql.Qualifier.
 func (n nameScope) SearchPath() []string { return n.path }
+
+// TempSchema implements sql.TempPath.
+func (n nameScope) TempSchema() (string, int) { return n.temp, n.tempAt }
 
 // roleOID is the oid of the role named name, the built-in superuser's
 // for SuperuserName.

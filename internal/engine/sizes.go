@@ -25,7 +25,7 @@ import (
 // relSize returns what the relation of oid holds. The caller holds e.mu.
 func (e *Engine) relSize(oid uint32) (expr.RelSize, bool) {
 	for name, t := range e.tables {
-		if RelationOID(name) == oid && !t.temp {
+		if RelationOID(name) == oid {
 			return expr.RelSize{Main: t.bytes, Indexes: e.tableIndexBytes(t)}, true
 		}
 	}

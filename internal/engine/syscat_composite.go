@@ -61,9 +61,6 @@ func (e *Engine) compositeTypeOID(t value.Type) uint32 {
 func (o *catalogObjects) compositeRels(add func(*catRel)) {
 	e := o.e
 	for _, name := range sortedKeys(e.composites) {
-		if isTemp(name) { // a session's temporary type is not listed, as its tables are not
-			continue
-		}
 		ct := e.composites[name]
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'c', rows: -1}
 		for _, a := range ct.Attrs {

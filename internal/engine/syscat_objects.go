@@ -428,6 +428,16 @@ func (e *Engine) catalogObjectsAs(own string) *catalogObjects {
 	for _, name := range sortedKeys(e.stats) {
 		o.stats = append(o.stats, e.stats[name])
 	}
+	if len(e.tempPending) > 0 {
+		// Another session's temporary relations made in its open block
+		// are not committed: PostgreSQL's snapshot does not see them.
+		pending := func(key string) bool {
+			p, ok := e.tempPending[key]
+			return ok && p != own+"."
+		}
+		o.rels = slices.DeleteFunc(o.rels, func(r *catRel) bool { return pending(r.name) || r.on != nil && pending(r.on.name) })
+		o.cons = slices.DeleteFunc(o.cons, func(c *catCon) bool { return c.rel != nil && pending(c.rel.name) })
+	}
 	// The relations statements made: their schemas, their names
 	// without them.
 	for _, r := range o.rels {
@@ -713,7 +723,7 @@ func (e *Engine) catalogTypes() []catType {
 	}
 	for _, name := range sortedKeys(e.userTypes) {
 		d := e.userTypes[name].Enum()
-		if d == nil || isTemp(name) { // a session's temporary type is not listed, as its tables are not
+		if d == nil {
 			continue
 		}
 		out = append(out, catType{oid: d.OID, array: d.ArrayOID, name: name, nsp: publicOID, kind: value.Enum, typtype: 'e',
@@ -722,9 +732,6 @@ func (e *Engine) catalogTypes() []catType {
 	}
 	out = append(out, e.catalogRangeTypes()...)
 	for _, name := range sortedKeys(e.domains.byName) {
-		if isTemp(name) {
-			continue
-		}
 		dom := e.domains.byName[name]
 		def := dom.Def()
 		base := e.typeOID(def.Base, def.Parent)
@@ -740,9 +747,6 @@ func (e *Engine) catalogTypes() []catType {
 func (e *Engine) catalogProcs() []catProc {
 	var out []catProc
 	for _, name := range sortedKeys(e.funcs) {
-		if isTemp(name) { // a session's temporary routine is not listed, as its tables are not
-			continue
-		}
 		for _, f := range e.funcs[name] {
 			p := catProc{name: f.Name, set: f.Set, strict: f.Strict, cost: f.Cost, rows: f.Rows, src: f.BodyText(), defaults: f.DefaultCount(), lang: languageOID(f.LanguageName())}
 			if f.Volatility != "" {

@@ -39,7 +39,7 @@ func pgRange(o *catalogObjects, r *catRows) {
 	for _, name := range sortedKeys(o.e.userTypes) {
 		t := o.e.userTypes[name]
 		d := t.UserRange()
-		if d == nil || t.Kind != value.UserRange || isTemp(name) {
+		if d == nil || t.Kind != value.UserRange {
 			continue
 		}
 		sub := o.e.typeOID(d.Subtype, nil)

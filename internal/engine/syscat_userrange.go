@@ -15,7 +15,7 @@ func (e *Engine) catalogRangeTypes() []catType {
 	for _, name := range sortedKeys(e.userTypes) {
 		t := e.userTypes[name]
 		d := t.UserRange()
-		if d == nil || isTemp(name) || t.Kind.IsArray() {
+		if d == nil || t.Kind.IsArray() {
 			continue
 		}
 		oid, array, typtype := d.OID, d.ArrayOID, byte('r')

@@ -54,12 +54,16 @@ func (s *Session) tempNames() func(schema, name string) (string, bool, error) {
 	if s.e.temps == 0 {
 		return nil
 	}
+	before, _ := s.tempBefore()
 	return func(schema, name string) (string, bool, error) {
-		if t, ok := s.temps[name]; ok && (schema == "" || schema == "pg_temp") {
+		if t, ok := s.temps[name]; ok && (schema == "pg_temp" || schema == "" && !s.tempHidden(before, name, s.e.userRelation)) {
 			return t.name, true, nil
 		}
 		if strings.HasPrefix(name, tempPrefix) && strings.Contains(name, ".") {
 			return "", false, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+		}
+		if s.otherTempSchema(schema) && s.e.userRelation(schema+"."+name) {
+			return "", false, otherTempError()
 		}
 		return "", false, nil
 	}
@@ -72,16 +76,24 @@ func (s *Session) bindNS() string {
 	if s.e.temps == 0 {
 		return ns
 	}
-	return s.tempNS + ns
+	return s.tempNS + s.tempPathNS() + ns
 }
 
 // TempRelation implements sql.TempCatalog.
-func (r *recorder) TempRelation(_, name string) (string, bool) {
-	if r.temps == nil {
+func (r *recorder) TempRelation(schema, name string) (string, bool) {
+	s := r.temps
+	if s == nil {
 		return "", false
 	}
-	t, ok := r.temps.temps[name]
-	if !ok {
+	t, ok := s.temps[name]
+	switch {
+	case !ok:
+		return "", false
+	case schema == "":
+		if before, _ := s.tempBefore(); s.tempHidden(before, name, s.e.userRelation) {
+			return "", false
+		}
+	case schema != "pg_temp" && schema != s.ownTempSchema():
 		return "", false
 	}
 	return t.name, true
@@ -91,6 +103,7 @@ func (r *recorder) TempRelation(_, name string) (string, bool) {
 // when it has any.
 func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
 	rec.temps = s
+	st = sql.AliasTempSchema(st, s.ownTempSchema())
 	if rn := s.tempNames(); rn != nil {
 		var err error
 		if st, err = sql.RenameRelations(st, rn); err != nil {
@@ -107,7 +120,7 @@ func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec.names = &nameScope{e: s.e, path: s.searchPath(), user: s.usageUser()}
+	rec.names = &nameScope{e: s.e, path: s.searchPath(), user: s.usageUser(), temp: s.ownTempSchema(), tempAt: s.tempAt()}
 	if s.checksColumns() {
 		logged := *st
 		logged.Refs = &sql.RefLog{}
@@ -129,9 +142,13 @@ func (s *Session) tempObjects() sql.TempObjects {
 	return sql.TempObjects{Prefix: s.tempNS,
 		NewPrefix: func() string { s.makeTempNS(); return s.tempNS },
 		Type: func(name string) bool {
-			_, dom := s.e.domains.byName[s.tempNS+name]
-			_, typ := s.e.userTypes[s.tempNS+name]
-			return dom || typ
+			has := func(k string) bool {
+				_, dom := s.e.domains.byName[k]
+				_, typ := s.e.userTypes[k]
+				return dom || typ
+			}
+			before, _ := s.tempBefore()
+			return has(s.tempNS+name) && !s.tempHidden(before, name, has)
 		}}
 }
 
@@ -363,6 +380,10 @@ func (s *Session) addTemp(name string, t *tempTable) {
 	s.e.temps++
 	if s.block {
 		s.tempsMade = append(s.tempsMade, t.name)
+		if s.e.tempPending == nil {
+			s.e.tempPending = map[string]string{}
+		}
+		s.e.tempPending[t.name] = s.tempNS
 	}
 }
 
@@ -498,11 +519,17 @@ func (s *Session) discardTemps() {
 func (s *Session) endTempBlock(committed bool) {
 	made := s.tempsMade
 	s.tempsMade = nil
-	if committed || len(made) == 0 {
+	if len(made) == 0 {
 		return
 	}
 	s.e.mu.Lock()
 	defer s.e.mu.Unlock()
+	for _, k := range made {
+		delete(s.e.tempPending, k)
+	}
+	if committed {
+		return
+	}
 	s.dropTemps(func(t *tempTable) bool { return !slices.Contains(made, t.name) })
 }
 
@@ -655,6 +682,7 @@ func (s *Session) createTempView(cv *sql.CreateView, rec *recorder) (Result, err
 // tempQuery is a temporary view's query with the engine's names of the
 // session's temporary relations it reads.
 func (s *Session) tempQuery(q *sql.Stmt) (*sql.Stmt, error) {
+	q = sql.AliasTempSchema(q, s.ownTempSchema())
 	if rn := s.tempNames(); rn != nil {
 		var err error
 		if q, err = sql.RenameRelations(q, rn); err != nil {

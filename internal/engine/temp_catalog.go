@@ -59,8 +59,18 @@ func (s *Session) tempCatalog(sc *expr.SysCatalog) {
 	}
 	if own != "" {
 		sc.MyTempSchema = schemaOID(own)
+		before, _ := s.tempBefore()
+		hidden := map[value.Kind]func(string) bool{
+			value.RegClass: func(n string) bool { return s.tempHidden(before, n, s.e.userRelation) },
+			value.RegType: func(n string) bool {
+				return s.tempHidden(before, strings.TrimSuffix(n, "[]"), func(k string) bool {
+					_, typ := s.e.userTypes[k]
+					return typ || s.e.domains.byName[k] != nil || s.e.userRelation(k)
+				})
+			},
+		}
 		for _, k := range []value.Kind{value.RegClass, value.RegType} {
-			tempNames(sc, k, own)
+			tempNames(sc, k, own, hidden[k])
 		}
 	}
 	if len(s.temps) > 0 {
@@ -73,8 +83,9 @@ func (s *Session) tempCatalog(sc *expr.SysCatalog) {
 // and, since the schema is searched first, by their bare names; an
 // object of the same name elsewhere that the bare name found is hidden,
 // printed qualified (a public type, keyed by its bare name, is then
-// found as public.name).
-func tempNames(sc *expr.SysCatalog, k value.Kind, own string) {
+// found as public.name). One that a schema searched before the temporary
+// schema hides (hidden) is found only qualified and prints so.
+func tempNames(sc *expr.SysCatalog, k value.Kind, own string, hidden func(string) bool) {
 	oids := sc.OIDs[k]
 	var bare []string
 	for key, oid := range oids {
@@ -91,6 +102,17 @@ func tempNames(sc *expr.SysCatalog, k value.Kind, own string) {
 		quoted := expr.QuoteIdent(strings.TrimSuffix(n, "[]"))
 		if k == value.RegType && strings.HasSuffix(n, "[]") {
 			quoted += "[]"
+		}
+		oids["pg_temp."+n] = oid
+		if hidden(n) {
+			sc.Names[k][oid] = expr.QuoteIdent(own) + "." + quoted
+			if k == value.RegClass {
+				if sc.TempHidden == nil {
+					sc.TempHidden = map[string]bool{}
+				}
+				sc.TempHidden[n] = true
+			}
+			continue
 		}
 		hide := func(o uint32, sch string) {
 			if sc.Names[k][o] == quoted {
@@ -111,7 +133,6 @@ func tempNames(sc *expr.SysCatalog, k value.Kind, own string) {
 			}
 		}
 		sc.Names[k][oid] = quoted
-		oids["pg_temp."+n] = oid
 	}
 }
 

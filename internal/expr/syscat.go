@@ -22,6 +22,10 @@ type SysCatalog struct {
 	// NoUsage are the schemas on which the session's role holds no
 	// USAGE: a reg* input qualified by one is 42501 (syscat_usage.go).
 	NoUsage map[string]bool
+	// TempHidden holds the names of the session's temporary relations
+	// that a schema search_path lists before pg_temp hides: an
+	// unqualified name finds that schema's.
+	TempHidden map[string]bool
 	// SearchPath is the session's search path's schemas, in which an
 	// unqualified relation's name is looked for after pg_catalog; nil
 	// for public alone.
@@ -320,6 +324,12 @@ func (c *SysCatalog) routineKey(s string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if len(parts) == 2 && parts[0] == "pg_temp" && c.MyTempSchema != 0 {
+		// The session's temporary schema, by its name.
+		if own, ok := c.Names[value.RegNamespace][c.MyTempSchema]; ok {
+			parts[0] = own
+		}
+	}
 	if len(parts) == 2 && parts[0] != "pg_catalog" && parts[0] != "public" {
 		if _, known := c.OIDs[value.RegNamespace][parts[0]]; known {
 			return parts[0] + "." + parts[1], nil
@@ -550,7 +560,7 @@ func (c *SysCatalog) SerialSequence(table, column string) (seq string, ok bool, 
 // them pg_temp.name), else pg_catalog's, else the first of the search
 // path's schemas holding one.
 func (c *SysCatalog) visibleRelation(name string) string {
-	if _, ok := c.OIDs[value.RegClass]["pg_temp."+name]; ok {
+	if _, ok := c.OIDs[value.RegClass]["pg_temp."+name]; ok && !c.TempHidden[name] {
 		return "pg_temp." + name
 	}
 	if _, ok := c.OIDs[value.RegClass]["pg_catalog."+name]; ok {

@@ -78,7 +78,8 @@ type SequenceCatalog interface {
 // 's'::regclass) find them first, as PostgreSQL searches pg_temp first.
 type TempCatalog interface {
 	// TempRelation is the engine's key of the session's temporary
-	// relation name, written unqualified or qualified by pg_temp.
+	// relation name, written unqualified or qualified by pg_temp (or
+	// by the session's temporary schema's own name).
 	TempRelation(schema, name string) (key string, ok bool)
 	// RenameTemp returns a statement of a function's body with the names
 	// of the session's temporary functions and types as their keys
@@ -87,7 +88,9 @@ type TempCatalog interface {
 }
 
 func (b *binder) tempRelation(schema, name string) (string, bool) {
-	if tc, ok := b.cat.(TempCatalog); ok && (schema == "" || schema == "pg_temp") {
+	// pg_temp_N, the session's schema written out, is pg_temp too: the
+	// catalog tells.
+	if tc, ok := b.cat.(TempCatalog); ok && (schema == "" || strings.HasPrefix(schema, "pg_temp")) {
 		return tc.TempRelation(schema, name)
 	}
 	return "", false

@@ -50,6 +50,23 @@ func RenameRelations(st *Stmt, rename func(schema, name string) (string, bool, e
 			rv.Schemaname, rv.Relname = "", n
 		}
 	})
+	// A column written pg_temp.table.column is the column of the
+	// renamed relation, which the binder matches by its new name.
+	walk(out.Node.ProtoReflect(), func(m protoreflect.Message) {
+		cr, ok := m.Interface().(*pg_query.ColumnRef)
+		if !ok || err != nil || len(cr.Fields) != 3 {
+			return
+		}
+		sc, rel := cr.Fields[0].GetString_(), cr.Fields[1].GetString_()
+		if sc == nil || rel == nil {
+			return
+		}
+		if n, ok, e := rename(sc.Sval, rel.Sval); e != nil {
+			err = e
+		} else if ok {
+			cr.Fields = append([]*pg_query.Node{pg_query.MakeStrNode(n)}, cr.Fields[2:]...)
+		}
+	})
 	// DROP and COMMENT ON name their relations as lists of names.
 	var lists []*pg_query.Node
 	if d := out.Node.GetDropStmt(); d != nil && (d.RemoveType == pg_query.ObjectType_OBJECT_TABLE || d.RemoveType == pg_query.ObjectType_OBJECT_VIEW ||

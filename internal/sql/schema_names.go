@@ -58,6 +58,10 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 	if st.Node == nil {
 		return st, nil
 	}
+	if tp, ok := q.(TempPath); ok {
+		own, _ := tp.TempSchema()
+		st = AliasTempSchema(st, own)
+	}
 	ctes := map[string]bool{}
 	walk(st.Node.ProtoReflect(), func(m protoreflect.Message) {
 		if c, ok := m.Interface().(*pg_query.CommonTableExpr); ok {
@@ -298,7 +302,10 @@ func (b *binder) bindCurrentSchema(s *scope, name string, f *pg_query.FuncCall) 
 	if !ok || nr.Qualifier() == nil || b.forView {
 		return nil, false, nil
 	}
-	path := nr.Qualifier().SearchPath()
+	path, implicit := nr.Qualifier().SearchPath(), []string{"pg_catalog"}
+	if tp, ok := nr.Qualifier().(TempPath); ok {
+		path, implicit = withTempSchema(tp, path)
+	}
 	if name == "current_schema" {
 		if len(f.Args) != 0 {
 			return nil, false, nil
@@ -318,10 +325,12 @@ func (b *binder) bindCurrentSchema(s *scope, name string, f *pg_query.FuncCall) 
 	if arg, err = expr.Coerce(arg, value.BoolType, false); err != nil {
 		return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 	}
-	names := func(implicit bool) value.Value {
+	names := func(all bool) value.Value {
 		var vs []value.Value
-		if implicit {
-			vs = append(vs, value.NewText(value.Text, "pg_catalog"))
+		if all {
+			for _, p := range implicit {
+				vs = append(vs, value.NewText(value.Text, p))
+			}
 		}
 		for _, p := range path {
 			vs = append(vs, value.NewText(value.Text, p))
