@@ -185,8 +185,10 @@ type catType struct {
 	sorts      []float64
 	// relid is a row type's relation (pg_type.typrelid), 0 for others.
 	relid uint32
-	// collation is a domain's COLLATE clause's collation, "" for none.
+	// collation is a domain's COLLATE clause's collation, "" for none;
+	// collOID its oid when CREATE COLLATION made it.
 	collation string
+	collOID   uint32
 }
 
 type catProc struct {
@@ -721,8 +723,12 @@ func (e *Engine) catalogTypes() []catType {
 		def := dom.Def()
 		base := e.typeOID(def.Base, def.Parent)
 		text, bin := e.domainDefaultTexts(def)
-		out = append(out, catType{oid: objectOID("type", name), name: name, nsp: publicOID, kind: def.Base.Kind, typtype: 'd',
-			base: base, baseMod: def.Base.Typmod(), notNull: def.NotNull, def: text, defBin: bin, collation: def.Collation})
+		ct := catType{oid: objectOID("type", name), name: name, nsp: publicOID, kind: def.Base.Kind, typtype: 'd',
+			base: base, baseMod: def.Base.Typmod(), notNull: def.NotNull, def: text, defBin: bin, collation: def.Collation}
+		if def.UserColl != nil {
+			ct.collOID = def.UserColl.OID
+		}
+		out = append(out, ct)
 	}
 	out = append(out, infoSchemaTypes...)
 	return append(out, e.extCatalogTypes()...)

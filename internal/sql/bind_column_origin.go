@@ -16,6 +16,9 @@ import (
 type Origin struct {
 	Rel string
 	Col int
+	// Domain is the domain of a column that is no table column's but
+	// that PostgreSQL types as a domain (domain_kept.go); nil otherwise.
+	Domain *expr.Domain
 }
 
 // source is the table column c is taken from.
@@ -47,7 +50,7 @@ func (sc *scope) markSources(origins []Origin) {
 func (b *binder) targetOrigin(sc *scope, n *pg_query.Node, e expr.Expr) Origin {
 	c, ok := e.(*expr.Col)
 	if n.GetColumnRef() == nil || !ok || c.Idx < 0 {
-		return Origin{}
+		return Origin{Domain: b.exprDomain(sc, e)}
 	}
 	if as := b.agg; as != nil && sc == as.post {
 		if c.Idx >= len(as.groups) {

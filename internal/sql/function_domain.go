@@ -53,13 +53,22 @@ func (b *binder) exprDomain(s *scope, e expr.Expr) *expr.Domain {
 // type deltaview does not follow to a table's column (a subquery's
 // expression, a materialized view's column): it may be of a domain there.
 func (b *binder) exprDomainKnown(s *scope, e expr.Expr) (*expr.Domain, bool) {
+	if d, ok := b.exprDoms[e]; ok { // every expression is a pointer
+		return d, true
+	}
 	switch x := e.(type) {
 	case *expr.Col:
+		if as := b.agg; as != nil && s == as.post && x.Idx >= 0 && x.Idx < len(as.groups) {
+			return b.exprDomainKnown(as.input, as.groups[x.Idx]) // a grouping key
+		}
 		if s == nil || x.Idx < 0 || x.Idx >= len(s.cols) {
 			return nil, false
 		}
 		src := s.cols[x.Idx].source()
 		if src.Rel == "" {
+			if d := src.Domain; d != nil && d.Def().Base.Kind == x.T.Kind {
+				return d, true
+			}
 			return nil, false
 		}
 		rel, ok := b.cat.Relation(src.Rel)
@@ -74,7 +83,7 @@ func (b *binder) exprDomainKnown(s *scope, e expr.Expr) (*expr.Domain, bool) {
 	case *expr.RoutineCall:
 		return x.Result, true
 	}
-	return nil, true
+	return b.keptDomain(s, e)
 }
 
 // domainUnknownAt is the first argument whose domain is not known
