@@ -403,10 +403,11 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 		return e.partitionRelation(p), true
 	}
 	if v, ok := e.views[name]; ok {
-		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.meta().cols}, true
+		m := v.meta()
+		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: m.cols, ColDomains: m.def.Domains}, true
 	}
 	if cv, ok := e.unpopulated[name]; ok {
-		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: cv.Plan.Columns()}, true
+		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: cv.Plan.Columns(), ColDomains: cv.Domains}, true
 	}
 	if v, ok := e.named[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query, SecurityInvoker: v.invoker, CheckOption: v.check, Defaults: v.defaults}, true

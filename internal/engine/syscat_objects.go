@@ -363,13 +363,13 @@ func (e *Engine) catalogObjectsAs(own string) *catalogObjects {
 		m := e.views[name].meta()
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'm', def: m.def.Definition,
 			rows: float64(e.views[name].rowCount())}
-		r.cols = plainCols(e, m.cols)
+		r.cols = domainCols(e, plainCols(e, m.cols), m.def.Domains)
 		add(r)
 	}
 	for _, name := range sortedKeys(e.unpopulated) {
 		cv := e.unpopulated[name]
 		add(&catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'm', def: cv.Definition,
-			cols: plainCols(e, cv.Plan.Columns()), unpopulated: true})
+			cols: domainCols(e, plainCols(e, cv.Plan.Columns()), cv.Domains), unpopulated: true})
 	}
 	for _, name := range sortedKeys(e.named) {
 		v := e.named[name]
@@ -467,6 +467,17 @@ func plainCols(e *Engine, cols []plan.Column) []catCol {
 		out[i] = catCol{name: c.Name, typ: c.Type, typOID: e.typeOID(c.Type, nil)}
 	}
 	return out
+}
+
+// domainCols gives cols, a materialized view's, the types of the domains
+// PostgreSQL types them as (sql.CreateView.Domains).
+func domainCols(e *Engine, cols []catCol, doms []*expr.Domain) []catCol {
+	for i, d := range doms {
+		if d != nil && i < len(cols) {
+			cols[i].typOID = e.typeOID(cols[i].typ, d)
+		}
+	}
+	return cols
 }
 
 // attnum is a column's number (from 1), -1 when there is none so named.

@@ -4,6 +4,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/plan"
 )
 
 // PostgreSQL keeps a domain through the expressions that choose among
@@ -72,6 +73,21 @@ func (b *binder) originDomain(o Origin) *expr.Domain {
 		return nil
 	}
 	return rel.Def.Cols[o.Col].Domain
+}
+
+// columnDomains are the domains of a query's columns cols, taken from
+// their origins; nil when none is of a domain.
+func (b *binder) columnDomains(origins []Origin, cols []plan.Column) []*expr.Domain {
+	var out []*expr.Domain
+	for i := 0; i < len(origins) && i < len(cols); i++ {
+		if d := b.originDomain(origins[i]); d != nil && d.Def().Base.Kind == cols[i].Type.Kind {
+			if out == nil {
+				out = make([]*expr.Domain, len(cols))
+			}
+			out[i] = d
+		}
+	}
+	return out
 }
 
 // setOpOrigins are the origins of a set operation's columns: the domain

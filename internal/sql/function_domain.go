@@ -50,8 +50,8 @@ func (b *binder) exprDomain(s *scope, e expr.Expr) *expr.Domain {
 }
 
 // exprDomainKnown is exprDomain, known false when e is a column whose
-// type deltaview does not follow to a table's column (a subquery's
-// expression, a materialized view's column): it may be of a domain there.
+// type deltaview does not follow to a table's column or an expression
+// (a subquery's column it does not follow): it may be of a domain there.
 func (b *binder) exprDomainKnown(s *scope, e expr.Expr) (*expr.Domain, bool) {
 	if d, ok := b.exprDoms[e]; ok { // every expression is a pointer
 		return d, true
@@ -72,6 +72,12 @@ func (b *binder) exprDomainKnown(s *scope, e expr.Expr) (*expr.Domain, bool) {
 			return nil, false
 		}
 		rel, ok := b.cat.Relation(src.Rel)
+		if ok && rel.Kind == KindMatView && src.Col >= 0 && src.Col < len(rel.Cols) && rel.Cols[src.Col].Type == x.T {
+			if src.Col < len(rel.ColDomains) {
+				return rel.ColDomains[src.Col], true
+			}
+			return nil, true
+		}
 		if !ok || rel.Def == nil || src.Col < 0 || src.Col >= len(rel.Def.Cols) || rel.Def.Cols[src.Col].Type != x.T {
 			return nil, rel.Def == nil && ok
 		}
