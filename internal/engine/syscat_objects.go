@@ -373,7 +373,7 @@ func (e *Engine) catalogObjectsAs(own string) *catalogObjects {
 	}
 	for _, name := range sortedKeys(e.named) {
 		v := e.named[name]
-		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'v', cols: plainCols(e, v.cols), trig: e.triggers[name]}
+		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'v', cols: domainCols(e, plainCols(e, v.cols), v.domains), trig: e.triggers[name]}
 		if v.query != nil {
 			r.def = v.query.SQL
 		}
@@ -469,7 +469,7 @@ func plainCols(e *Engine, cols []plan.Column) []catCol {
 	return out
 }
 
-// domainCols gives cols, a materialized view's, the types of the domains
+// domainCols gives cols, a view's or materialized view's, the types of the domains
 // PostgreSQL types them as (sql.CreateView.Domains).
 func domainCols(e *Engine, cols []catCol, doms []*expr.Domain) []catCol {
 	for i, d := range doms {

@@ -466,9 +466,7 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 	}
 	def := b.queryText(q)
 	v := &CreateView{Name: rv.Relname, Materialized: materialized, IfNotExists: ifNotExists, Plan: p, Definition: def, Order: b.viewOrder}
-	if materialized {
-		v.Domains = b.columnDomains(origins, p.Columns())
-	}
+	v.Domains = b.columnDomains(origins, p.Columns())
 	if !materialized {
 		qs, err := Parse(def)
 		if err != nil {

@@ -53,7 +53,7 @@ type Relation struct {
 	// Def is a table's definition, as CREATE TABLE bound it or ALTER TABLE
 	// changed it; nil for other relations.
 	Def *CreateTable
-	// ColDomains are a materialized view's columns' domains
+	// ColDomains are a view's or materialized view's columns' domains
 	// (CreateView.Domains).
 	ColDomains []*expr.Domain
 	// View only: the defining query and its text.

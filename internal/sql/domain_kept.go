@@ -94,12 +94,13 @@ func (b *binder) columnDomains(origins []Origin, cols []plan.Column) []*expr.Dom
 // of a column whose operands' columns are both of it.
 func (b *binder) setOpOrigins(l, r []Origin) []Origin {
 	var out []Origin
+	typed := func(o Origin) bool { return o.Rel != "" || o.Typed || o.Domain != nil }
 	for i := 0; i < len(l) && i < len(r); i++ {
 		d := b.originDomain(l[i])
 		if d == nil || b.originDomain(r[i]) != d {
 			d = nil
 		}
-		out = append(out, Origin{Domain: d})
+		out = append(out, Origin{Domain: d, Typed: typed(l[i]) && typed(r[i])})
 	}
 	return out
 }
@@ -113,7 +114,7 @@ func (b *binder) valuesOrigins(rows [][]expr.Expr, width int) []Origin {
 		for r := range rows {
 			col[r] = rows[r][c]
 		}
-		out[c].Domain, _ = b.sameDomain(&scope{}, col)
+		out[c].Domain, out[c].Typed = b.sameDomain(&scope{}, col)
 	}
 	return out
 }

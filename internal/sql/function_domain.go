@@ -69,10 +69,10 @@ func (b *binder) exprDomainKnown(s *scope, e expr.Expr) (*expr.Domain, bool) {
 			if d := src.Domain; d != nil && d.Def().Base.Kind == x.T.Kind {
 				return d, true
 			}
-			return nil, false
+			return nil, src.Typed && src.Domain == nil
 		}
 		rel, ok := b.cat.Relation(src.Rel)
-		if ok && rel.Kind == KindMatView && src.Col >= 0 && src.Col < len(rel.Cols) && rel.Cols[src.Col].Type == x.T {
+		if ok && (rel.Kind == KindMatView || rel.Kind == KindView) && src.Col >= 0 && src.Col < len(rel.Cols) && rel.Cols[src.Col].Type == x.T {
 			if src.Col < len(rel.ColDomains) {
 				return rel.ColDomains[src.Col], true
 			}

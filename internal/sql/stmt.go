@@ -183,8 +183,8 @@ type CreateView struct {
 	// NoData is WITH NO DATA: the view is created unpopulated, neither
 	// built nor maintained until REFRESH MATERIALIZED VIEW.
 	NoData bool
-	// Domains are, per column, the domain PostgreSQL types a
-	// materialized view's column as (domain_kept.go); nil without one.
+	// Domains are, per column, the domain PostgreSQL types the view's
+	// column as (domain_kept.go); nil without one.
 	Domains []*expr.Domain
 }
 
