@@ -367,18 +367,24 @@ func (s *Session) dropCollation(d *sql.DropCollation) (Result, error) {
 	return res, nil
 }
 
-// collationDependents lists, as DROP's DETAIL names them, the columns and
-// views that use c: a column by its COLLATE clause, a view by its
-// query's text naming it in a COLLATE clause.
+// collationDependents lists, as DROP's DETAIL names them, the domains,
+// columns and views that use c: a domain and a column by its COLLATE
+// clause (a column of such a domain too), a view by its query's text
+// naming it in a COLLATE clause.
 func (e *Engine) collationDependents(c *sql.UserCollation) []string {
 	var out []string
+	for _, key := range sortedKeys(e.domains.byName) {
+		if uc := e.domains.byName[key].Def().UserColl; uc != nil && uc.OID == c.OID {
+			out = append(out, fmt.Sprintf("type %s depends on collation %s", e.bareName(key), c.Name))
+		}
+	}
 	for _, key := range sortedKeys(e.tables) {
 		t := e.tables[key]
 		if t.def == nil {
 			continue
 		}
 		for _, col := range t.def.Cols {
-			if col.UserColl != nil && col.UserColl.OID == c.OID {
+			if oid, _, ok := col.DomainUserColl(); ok && oid == c.OID || col.UserColl != nil && col.UserColl.OID == c.OID {
 				out = append(out, fmt.Sprintf("column %s of table %s depends on collation %s", col.Name, e.bareName(key), c.Name))
 			}
 		}

@@ -353,6 +353,8 @@ type namedView struct {
 	defaultTexts []string
 	text         string
 	alters       []string
+	// domains are its columns' (sql.CreateView.Domains).
+	domains []*expr.Domain
 }
 
 // Result is what a statement returns: a result set when HasRows, and a
@@ -407,13 +409,14 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 		return e.partitionRelation(p), true
 	}
 	if v, ok := e.views[name]; ok {
-		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.meta().cols}, true
+		m := v.meta()
+		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: m.cols, ColDomains: m.def.Domains}, true
 	}
 	if cv, ok := e.unpopulated[name]; ok {
-		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: cv.Plan.Columns()}, true
+		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: cv.Plan.Columns(), ColDomains: cv.Domains}, true
 	}
 	if v, ok := e.named[name]; ok {
-		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query, SecurityInvoker: v.invoker, CheckOption: v.check, Defaults: v.defaults}, true
+		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query, SecurityInvoker: v.invoker, CheckOption: v.check, Defaults: v.defaults, ColDomains: v.domains}, true
 	}
 	if st, ok := systemViews[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: st.cols, System: true}, true
@@ -709,7 +712,7 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 		e.funcDeps[cv.Name] = called
 	}
 	if !cv.Materialized {
-		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query, invoker: cv.SecurityInvoker, check: cv.CheckOption}
+		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query, invoker: cv.SecurityInvoker, check: cv.CheckOption, domains: cv.Domains}
 		e.deps[cv.Name] = deps
 		return Result{Tag: "CREATE VIEW"}, nil
 	}

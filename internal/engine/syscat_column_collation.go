@@ -25,6 +25,9 @@ func columnCollationOID(c *sql.ColumnDef, fallback uint32) uint32 {
 	if c.UserColl != nil && fallback != 0 {
 		return c.UserColl.OID
 	}
+	if oid, _, ok := c.DomainUserColl(); ok && fallback != 0 {
+		return oid
+	}
 	if oid := collationOID(c.CollationName()); oid != 0 && fallback != 0 {
 		return oid
 	}
@@ -42,6 +45,8 @@ func infoCollation(c *sql.ColumnDef) []any {
 	schema := "pg_catalog"
 	if c.UserColl != nil {
 		schema = c.UserColl.Schema
+	} else if _, sc, ok := c.DomainUserColl(); ok {
+		schema = sc
 	}
 	return []any{"collation_catalog", DatabaseName, "collation_schema", schema, "collation_name", name}
 }

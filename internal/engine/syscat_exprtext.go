@@ -94,19 +94,19 @@ func (x *exprTexts) printed(src string, pretty bool) (string, bool) {
 }
 
 // columnDefault is pg_get_expr(adbin) of c's default src; "" when
-// PostgreSQL keeps none (a bare NULL on a column not of a domain).
+// PostgreSQL keeps none (a bare NULL on a column not of a domain). A
+// domain column's default is printed as of its base type, which is what
+// PostgreSQL prints of the value coerced to the domain; a text that casts
+// to a domain is shown as kept.
 func (x *exprTexts) columnDefault(c sql.ColumnDef, src string) string {
 	if src == "" {
 		return ""
-	}
-	if c.Domain != nil {
-		return src
 	}
 	t, ok := x.exprText(src, c.Type, false)
 	switch {
 	case !ok:
 		return src
-	case t == "NULL" || strings.HasPrefix(t, "NULL::"):
+	case c.Domain == nil && (t == "NULL" || strings.HasPrefix(t, "NULL::")):
 		return "" // PostgreSQL keeps no bare NULL default
 	}
 	return t

@@ -193,8 +193,10 @@ type catType struct {
 	sorts      []float64
 	// relid is a row type's relation (pg_type.typrelid), 0 for others.
 	relid uint32
-	// collation is a domain's COLLATE clause's collation, "" for none.
+	// collation is a domain's COLLATE clause's collation, "" for none;
+	// collOID its oid when CREATE COLLATION made it.
 	collation string
+	collOID   uint32
 }
 
 type catProc struct {
@@ -369,17 +371,17 @@ func (e *Engine) catalogObjectsAs(own string) *catalogObjects {
 		m := e.views[name].meta()
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'm', def: m.def.Definition,
 			rows: float64(e.views[name].rowCount()), opts: e.viewStmts[name].relOpts}
-		r.cols = plainCols(e, m.cols)
+		r.cols = domainCols(e, plainCols(e, m.cols), m.def.Domains)
 		add(r)
 	}
 	for _, name := range sortedKeys(e.unpopulated) {
 		cv := e.unpopulated[name]
 		add(&catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'm', def: cv.Definition,
-			cols: plainCols(e, cv.Plan.Columns()), unpopulated: true, opts: e.viewStmts[name].relOpts})
+			cols: domainCols(e, plainCols(e, cv.Plan.Columns()), cv.Domains), unpopulated: true, opts: e.viewStmts[name].relOpts})
 	}
 	for _, name := range sortedKeys(e.named) {
 		v := e.named[name]
-		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'v', cols: plainCols(e, v.cols), trig: e.triggers[name]}
+		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'v', cols: domainCols(e, plainCols(e, v.cols), v.domains), trig: e.triggers[name]}
 		if v.query != nil {
 			r.def = v.query.SQL
 		}
@@ -483,6 +485,17 @@ func plainCols(e *Engine, cols []plan.Column) []catCol {
 		out[i] = catCol{name: c.Name, typ: c.Type, typOID: e.typeOID(c.Type, nil)}
 	}
 	return out
+}
+
+// domainCols gives cols, a view's or materialized view's, the types of the domains
+// PostgreSQL types them as (sql.CreateView.Domains).
+func domainCols(e *Engine, cols []catCol, doms []*expr.Domain) []catCol {
+	for i, d := range doms {
+		if d != nil && i < len(cols) {
+			cols[i].typOID = e.typeOID(cols[i].typ, d)
+		}
+	}
+	return cols
 }
 
 // attnum is a column's number (from 1), -1 when there is none so named.
@@ -736,8 +749,12 @@ func (e *Engine) catalogTypes() []catType {
 		def := dom.Def()
 		base := e.typeOID(def.Base, def.Parent)
 		text, bin := e.domainDefaultTexts(def)
-		out = append(out, catType{oid: objectOID("type", name), name: name, nsp: publicOID, kind: def.Base.Kind, typtype: 'd',
-			base: base, baseMod: def.Base.Typmod(), notNull: def.NotNull, def: text, defBin: bin, collation: def.Collation})
+		ct := catType{oid: objectOID("type", name), name: name, nsp: publicOID, kind: def.Base.Kind, typtype: 'd',
+			base: base, baseMod: def.Base.Typmod(), notNull: def.NotNull, def: text, defBin: bin, collation: def.Collation}
+		if def.UserColl != nil {
+			ct.collOID = def.UserColl.OID
+		}
+		out = append(out, ct)
 	}
 	out = append(out, infoSchemaTypes...)
 	return append(out, e.extCatalogTypes()...)

@@ -290,6 +290,9 @@ func pgType(o *catalogObjects, r *catRows) {
 		if oid := collationOID(t.collation); oid != 0 {
 			coll = oid
 		}
+		if t.collOID != 0 {
+			coll = t.collOID
+		}
 		typmod, def, defBin, base := int32(-1), any(nil), any(nil), uint32(0)
 		if t.typtype == 'd' {
 			typmod, base = t.baseMod, t.base

@@ -28,7 +28,10 @@ type DomainDef struct {
 	Parent *Domain
 	// Collation is the COLLATE clause's name, "" for none.
 	Collation string
-	NotNull   bool
+	// UserColl is the collation CREATE COLLATION made that Collation
+	// names, nil for a built-in one.
+	UserColl *DomainCollation
+	NotNull  bool
 	// Default is the domain's default (nil: none), DefaultSQL its text.
 	Default    Expr
 	DefaultSQL string
@@ -39,6 +42,17 @@ type DomainDef struct {
 	// Checks are the CHECK constraints, sorted by name: PostgreSQL checks
 	// them in that order.
 	Checks []DomainConstraint
+}
+
+// DomainCollation is a domain's collation that CREATE COLLATION made: its
+// oid (pg_type.typcollation), the ID its strings carry (value.Collation,
+// 0 for a byte-wise one), its schema and its name as a statement writes
+// it, qualified outside public.
+type DomainCollation struct {
+	OID    uint32
+	ID     uint8
+	Schema string
+	SQL    string
 }
 
 // DomainConstraint is a CHECK constraint of a domain. Expr reads VALUE as

@@ -136,6 +136,9 @@ type binder struct {
 	// originOut are the table columns the columns of the query
 	// bindSelect bound last are taken from (bind_column_origin.go).
 	originOut []Origin
+	// exprDoms are the domains of expressions bound that their form does
+	// not tell (noteDomain).
+	exprDoms map[expr.Expr]*expr.Domain
 	// targetOrigins are the origins of the select lists bindTargets
 	// bound, by their first item, by output column.
 	targetOrigins map[*pg_query.Node][]Origin

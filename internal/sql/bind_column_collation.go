@@ -3,6 +3,7 @@ package sql
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -55,11 +56,33 @@ func (c *ColumnDef) CollationName() string {
 	return ""
 }
 
+// domainUserColl is the collation CREATE COLLATION made that the column
+// has from its domain, nil for none.
+func (c *ColumnDef) domainUserColl() *expr.DomainCollation {
+	if c.Collation != "" || c.Domain == nil {
+		return nil
+	}
+	return c.Domain.Def().UserColl
+}
+
+// DomainUserColl is the collation CREATE COLLATION made that the column
+// has from its domain (its COLLATE clause names none): its oid and schema
+// for the catalogs.
+func (c *ColumnDef) DomainUserColl() (oid uint32, schema string, ok bool) {
+	if uc := c.domainUserColl(); uc != nil {
+		return uc.OID, uc.Schema, true
+	}
+	return 0, "", false
+}
+
 // ICUCollation is the ID of the ICU collation the column's references
 // carry (value.LookupCollation), 0 when it orders byte by byte.
 func (c *ColumnDef) ICUCollation() uint8 {
 	if c.UserColl != nil {
 		return c.UserColl.ID
+	}
+	if uc := c.domainUserColl(); uc != nil {
+		return uc.ID
 	}
 	if coll := value.LookupCollation(c.CollationName()); coll != nil {
 		return coll.ID

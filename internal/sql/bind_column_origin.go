@@ -16,6 +16,12 @@ import (
 type Origin struct {
 	Rel string
 	Col int
+	// Domain is the domain of a column that is no table column's but
+	// that PostgreSQL types as a domain (domain_kept.go); nil otherwise.
+	// Typed is set when that is known: a nil Domain is then the base
+	// type's.
+	Domain *expr.Domain
+	Typed  bool
 }
 
 // source is the table column c is taken from.
@@ -47,7 +53,8 @@ func (sc *scope) markSources(origins []Origin) {
 func (b *binder) targetOrigin(sc *scope, n *pg_query.Node, e expr.Expr) Origin {
 	c, ok := e.(*expr.Col)
 	if n.GetColumnRef() == nil || !ok || c.Idx < 0 {
-		return Origin{}
+		d, known := b.exprDomainKnown(sc, e)
+		return Origin{Domain: d, Typed: known}
 	}
 	if as := b.agg; as != nil && sc == as.post {
 		if c.Idx >= len(as.groups) {

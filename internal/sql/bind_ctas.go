@@ -47,6 +47,7 @@ func (b *binder) bindTableAs(into *pg_query.IntoClause, q *pg_query.Node, ifNotE
 	if err != nil {
 		return nil, err
 	}
+	origins := b.originOut
 	if len(into.ColNames) > len(p.Columns()) {
 		return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
 	}
@@ -61,7 +62,7 @@ func (b *binder) bindTableAs(into *pg_query.IntoClause, q *pg_query.Node, ifNotE
 	}
 	seen := map[string]bool{}
 	var cols []plan.Column
-	for _, c := range p.Columns() {
+	for i, c := range p.Columns() {
 		if seen[c.Name] {
 			return nil, b.stmt.errf(rv.Location, pgerr.DuplicateColumn, "column %q specified more than once", c.Name)
 		}
@@ -76,7 +77,15 @@ func (b *binder) bindTableAs(into *pg_query.IntoClause, q *pg_query.Node, ifNotE
 		if err := b.checkRegColumn(t, rv.Location); err != nil {
 			return nil, err
 		}
-		ct.Cols = append(ct.Cols, ColumnDef{Name: c.Name, Type: t})
+		col := ColumnDef{Name: c.Name, Type: t}
+		if i < len(origins) {
+			// A column of a domain in the query is one in the table, as
+			// PostgreSQL types it (domain_kept.go).
+			if d := b.originDomain(origins[i]); d != nil && d.Def().Base.Kind == t.Kind {
+				col.Domain = d
+			}
+		}
+		ct.Cols = append(ct.Cols, col)
 		cols = append(cols, plan.Column{Name: c.Name, Type: t})
 	}
 	if p, err = b.castColumns(p, cols); err != nil {

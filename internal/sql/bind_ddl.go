@@ -444,6 +444,7 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 	if err != nil {
 		return nil, err
 	}
+	origins := b.originOut
 	if len(colNames) > len(p.Columns()) {
 		if materialized {
 			return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
@@ -465,6 +466,7 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 	}
 	def := b.queryText(q)
 	v := &CreateView{Name: rv.Relname, Materialized: materialized, IfNotExists: ifNotExists, Plan: p, Definition: def, Order: b.viewOrder}
+	v.Domains = b.columnDomains(origins, p.Columns())
 	if !materialized {
 		qs, err := Parse(def)
 		if err != nil {

@@ -29,6 +29,8 @@ var errGeneral = errors.New("sql: subquery needs general decorrelation")
 type subquery struct {
 	plan plan.Node
 	loc  int32
+	// origin is its first column's (a scalar subquery's domain).
+	origin Origin
 }
 
 // bindSubquery binds sel as a subquery of the query level whose columns
@@ -50,7 +52,11 @@ func (b *binder) bindSubquery(outer *scope, sl *pg_query.SubLink) (*subquery, er
 		}
 		b.stmt.starNames[subLinkKey(sl)] = cols[0].Name
 	}
-	return &subquery{plan: p, loc: sl.Location}, nil
+	q := &subquery{plan: p, loc: sl.Location}
+	if len(sub.originOut) > 0 {
+		q.origin = sub.originOut[0]
+	}
+	return q, nil
 }
 
 // level is where a subquery's result joins the query: a query's input
@@ -299,7 +305,11 @@ func (b *binder) bindSubLinkOnce(s *scope, sl *pg_query.SubLink) (expr.Expr, err
 		if err != nil {
 			return nil, err
 		}
-		return subqueryCollated(e, q.plan, sl.Location), nil
+		e = subqueryCollated(e, q.plan, sl.Location)
+		if d := b.originDomain(q.origin); d != nil {
+			b.noteDomain(e, d)
+		}
+		return e, nil
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
 		p := &plan.Distinct{Input: &plan.Project{Input: q.plan, Exprs: []expr.Expr{trueConst()}, Cols: []plan.Column{{Name: "?exists?", Type: value.BoolType}}}}
 		join, err := b.joinSub(lv, p, plan.LeftJoin, nil, nil, q.loc)

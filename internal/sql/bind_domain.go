@@ -150,7 +150,7 @@ func (b *binder) createDomain(cd *pg_query.CreateDomainStmt) (Bound, error) {
 	}
 	def := expr.DomainDef{Name: name, Base: base, Parent: parent}
 	if cd.CollClause != nil {
-		if def.Collation, err = b.domainCollation(cd.CollClause, base); err != nil {
+		if def.Collation, def.UserColl, err = b.domainCollation(cd.CollClause, base); err != nil {
 			return nil, err
 		}
 	}
@@ -197,8 +197,9 @@ func (b *binder) createDomain(cd *pg_query.CreateDomainStmt) (Bound, error) {
 
 // domainCollation checks a domain's COLLATE clause: its base type must
 // be collatable, and the collation one deltaview knows: a byte-wise one,
-// or an ICU collation that the references of the domain's columns apply.
-func (b *binder) domainCollation(cc *pg_query.CollateClause, base value.Type) (string, error) {
+// or an ICU collation (built in or made by CREATE COLLATION) that the
+// references of the domain's columns apply.
+func (b *binder) domainCollation(cc *pg_query.CollateClause, base value.Type) (string, *expr.DomainCollation, error) {
 	var parts []string
 	for _, n := range cc.Collname {
 		parts = append(parts, n.GetString_().GetSval())
@@ -209,25 +210,33 @@ func (b *binder) domainCollation(cc *pg_query.CollateClause, base value.Type) (s
 		k = k.Elem()
 	}
 	if !k.IsString() {
-		return "", b.stmt.errf(cc.Location, pgerr.DatatypeMismatch, "collations are not supported by type %s", base)
+		return "", nil, b.stmt.errf(cc.Location, pgerr.DatatypeMismatch, "collations are not supported by type %s", base)
 	}
 	switch name {
 	case "default", "C", "POSIX", "ucs_basic":
-		return name, nil
+		return name, nil, nil
+	}
+	icuOn := func(c string) error {
+		if k != value.Text && k != value.Varchar && k != value.Char {
+			return b.refuse(cc.Location, "collation %s on type %s is not supported", c, base)
+		}
+		return nil
 	}
 	if c := value.LookupCollation(name); c != nil && len(parts) == 1 {
-		if k != value.Text && k != value.Varchar && k != value.Char {
-			return "", b.refuse(cc.Location, "collation %s on type %s is not supported", QuoteIdent(c.Name), base)
-		}
-		return name, nil // its columns' references apply it (ColumnDef.ICUCollation)
+		return name, nil, icuOn(QuoteIdent(c.Name)) // its columns' references apply it (ColumnDef.ICUCollation)
 	}
 	if value.PostgreSQLICUCollation(name) {
-		return "", b.checkCollation(parts, cc.Location)
+		return "", nil, b.checkCollation(parts, cc.Location)
 	}
 	if uc := b.userCollationOf(parts); uc != nil {
-		return "", b.refuse(cc.Location, "a domain's collation made by CREATE COLLATION (%s) is not supported", uc.QualifiedName())
+		if uc.ID != 0 {
+			if err := icuOn(uc.QualifiedName()); err != nil {
+				return "", nil, err
+			}
+		}
+		return uc.Name, &expr.DomainCollation{OID: uc.OID, ID: uc.ID, Schema: uc.Schema, SQL: uc.QualifiedName()}, nil
 	}
-	return "", b.stmt.errf(cc.Location, pgerr.UndefinedObject, "collation %q for encoding \"UTF8\" does not exist", name)
+	return "", nil, b.stmt.errf(cc.Location, pgerr.UndefinedObject, "collation %q for encoding \"UTF8\" does not exist", name)
 }
 
 // domainDefault binds a domain's DEFAULT, coerced to its base type.

@@ -68,6 +68,9 @@ func foldNull(e expr.Expr) expr.Expr {
 func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	if b.agg != nil && s == b.agg.post {
 		if e, err := b.bindAggregated(n); e != nil || err != nil {
+			if tc := n.GetTypeCast(); tc != nil && err == nil {
+				b.noteBaseCast(s, tc, e) // a grouping key cast
+			}
 			return e, err
 		}
 	}
@@ -403,6 +406,8 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	if d, _ := b.typeDomain(c.TypeName); d != nil {
 		out = &expr.DomainCheck{E: out, Domain: d}
 		inferDomain(inferred, d)
+	} else if out == e {
+		b.noteBaseCast(s, c, out)
 	}
 	return out, nil
 }

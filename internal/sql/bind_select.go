@@ -136,13 +136,15 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 		return nil, err
 	}
 	// PostgreSQL finds a record's fields in the first operand.
-	unreg := b.unregOut
+	unreg, lorig := b.unregOut, b.originOut
 	r, err := b.bindSelect(sel.Rarg)
 	if err != nil {
 		return nil, err
 	}
 	b.unregOut = unreg
-	b.originOut = nil // a set operation's columns are none of its operands'
+	// A set operation's columns are none of its operands', of a domain
+	// where both are.
+	b.originOut = b.setOpOrigins(lorig, b.originOut)
 	lc, rc := l.Columns(), r.Columns()
 	loc := b.keyword(strings.ToLower(word), 0)
 	if len(lc) != len(rc) {
@@ -279,6 +281,7 @@ func (b *binder) bindValues(lists []*pg_query.Node) (plan.Node, error) {
 		}
 		cols[c] = plan.Column{Name: fmt.Sprintf("column%d", c+1), Type: t}
 	}
+	b.originOut = b.valuesOrigins(rows, width)
 	return &plan.Values{Rows: rows, Cols: cols}, nil
 }
 

@@ -53,6 +53,9 @@ type Relation struct {
 	// Def is a table's definition, as CREATE TABLE bound it or ALTER TABLE
 	// changed it; nil for other relations.
 	Def *CreateTable
+	// ColDomains are a view's or materialized view's columns' domains
+	// (CreateView.Domains).
+	ColDomains []*expr.Domain
 	// View only: the defining query and its text.
 	Query *Stmt
 	// SecurityInvoker is set on a view WITH (security_invoker): its query

@@ -18,7 +18,9 @@ func DomainSQL(def *expr.DomainDef) string {
 	} else {
 		b.WriteString(def.Base.String())
 	}
-	if def.Collation != "" {
+	if def.UserColl != nil {
+		b.WriteString(" COLLATE " + def.UserColl.SQL)
+	} else if def.Collation != "" {
 		b.WriteString(" COLLATE " + QuoteIdent(def.Collation))
 	}
 	if def.Default != nil {

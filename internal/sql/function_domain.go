@@ -50,19 +50,34 @@ func (b *binder) exprDomain(s *scope, e expr.Expr) *expr.Domain {
 }
 
 // exprDomainKnown is exprDomain, known false when e is a column whose
-// type deltaview does not follow to a table's column (a subquery's
-// expression, a materialized view's column): it may be of a domain there.
+// type deltaview does not follow to a table's column or an expression
+// (a subquery's column it does not follow): it may be of a domain there.
 func (b *binder) exprDomainKnown(s *scope, e expr.Expr) (*expr.Domain, bool) {
+	if d, ok := b.exprDoms[e]; ok { // every expression is a pointer
+		return d, true
+	}
 	switch x := e.(type) {
 	case *expr.Col:
+		if as := b.agg; as != nil && s == as.post && x.Idx >= 0 && x.Idx < len(as.groups) {
+			return b.exprDomainKnown(as.input, as.groups[x.Idx]) // a grouping key
+		}
 		if s == nil || x.Idx < 0 || x.Idx >= len(s.cols) {
 			return nil, false
 		}
 		src := s.cols[x.Idx].source()
 		if src.Rel == "" {
-			return nil, false
+			if d := src.Domain; d != nil && d.Def().Base.Kind == x.T.Kind {
+				return d, true
+			}
+			return nil, src.Typed && src.Domain == nil
 		}
 		rel, ok := b.cat.Relation(src.Rel)
+		if ok && (rel.Kind == KindMatView || rel.Kind == KindView) && src.Col >= 0 && src.Col < len(rel.Cols) && rel.Cols[src.Col].Type == x.T {
+			if src.Col < len(rel.ColDomains) {
+				return rel.ColDomains[src.Col], true
+			}
+			return nil, true
+		}
 		if !ok || rel.Def == nil || src.Col < 0 || src.Col >= len(rel.Def.Cols) || rel.Def.Cols[src.Col].Type != x.T {
 			return nil, rel.Def == nil && ok
 		}
@@ -74,7 +89,7 @@ func (b *binder) exprDomainKnown(s *scope, e expr.Expr) (*expr.Domain, bool) {
 	case *expr.RoutineCall:
 		return x.Result, true
 	}
-	return nil, true
+	return b.keptDomain(s, e)
 }
 
 // domainUnknownAt is the first argument whose domain is not known

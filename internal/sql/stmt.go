@@ -186,6 +186,9 @@ type CreateView struct {
 	// RelOptions are a materialized view's storage parameters as its
 	// CREATE statement gave them, name=value (bind_matview_options.go).
 	RelOptions []string
+	// Domains are, per column, the domain PostgreSQL types the view's
+	// column as (domain_kept.go); nil without one.
+	Domains []*expr.Domain
 }
 
 // DropKind is what DROP drops.
