@@ -9,6 +9,7 @@ func TestOwnedReopen(t *testing.T) {
 	db := reopenedFileDB(t, "owned.db", `CREATE ROLE alice;
 CREATE ROLE bob;
 CREATE SCHEMA s;
+GRANT USAGE ON SCHEMA s TO alice, bob;
 CREATE FUNCTION s.f(int) RETURNS int LANGUAGE sql AS 'SELECT $1 + 1';
 CREATE FUNCTION g() RETURNS int LANGUAGE sql AS 'SELECT 7';
 CREATE PROCEDURE p() LANGUAGE sql AS 'SELECT 1';

@@ -37,7 +37,7 @@ var notCatalog = map[string]string{
 	"acts": "sessions' activity", "xids": "transaction ids", "seqStoreMu": "lock",
 	"firer": "running statement", "polls": "counter", "stepping": "commit state",
 	"xacts": "statistics", "temps": "temporary tables: their session undoes them (temp.go)",
-	"tempSessions": "temporary tables' sessions", "within": "running statement",
+	"tempSessions": "temporary tables' sessions", "tempPending": "temporary tables of open blocks, cleared by their session's block end (temp.go)", "within": "running statement",
 	"inheritRecursing": "set while one ALTER TABLE runs", "inheritRenaming": "set while one rename runs",
 	"tableAsProfile": "set while one EXPLAIN ANALYZE CREATE TABLE … AS runs",
 	"tx":             "the transaction, whose log undoes rows", "txd": "the block itself", "gate": "the block itself",
