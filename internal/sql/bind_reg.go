@@ -88,8 +88,12 @@ func (b *binder) regCast(e expr.Expr, k value.Kind, c *pg_query.TypeCast) (expr.
 
 // checkRegColumn refuses a table column of a reg* type: a stored value
 // would have to be named again in the catalog as it is when read, which
-// the binder that made it no longer sees. oid is a column type.
+// the binder that made it no longer sees. oid is a column type, and so is
+// regconfig: its configurations are built in and never change.
 func (b *binder) checkRegColumn(t value.Type, loc int32) error {
+	if k := t.Kind.Elem(); k == value.RegConfig || t.Kind == value.RegConfig {
+		return nil
+	}
 	if t.Kind.IsReg() || t.Kind.Elem().IsReg() {
 		return b.refuse(loc, "a table column of type %s is not supported", t).WithHint("store the oid (type oid), and cast it when reading")
 	}
