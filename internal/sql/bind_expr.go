@@ -382,6 +382,9 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 		return b.regArrayCast(e, t, c)
 	}
 	out, err := expr.Coerce(e, t, true)
+	if err != nil && t.Kind == value.RegConfig {
+		err = b.regConfigSchema(e, err)
+	}
 	if err != nil {
 		loc := c.Location
 		switch {

@@ -99,3 +99,22 @@ func (b *binder) checkRegColumn(t value.Type, loc int32) error {
 	}
 	return nil
 }
+
+// regConfigSchema is the error of a constant's cast to regconfig: one
+// naming a configuration of a schema that does not exist is 3F000, as
+// PostgreSQL looks the schema up first; err otherwise.
+func (b *binder) regConfigSchema(e expr.Expr, err error) error {
+	cst, ok := e.(*expr.Const)
+	sc := b.sysCatalog()
+	if !ok || sc == nil || pgerr.Code(err) != pgerr.UndefinedObject || cst.V.IsNull() {
+		return err
+	}
+	parts, perr := expr.RelationParts(cst.V.String())
+	if perr != nil || len(parts) != 2 || parts[0] == "pg_catalog" {
+		return err
+	}
+	if _, known := sc.OIDs[value.RegNamespace][parts[0]]; !known && sc.OIDs[value.RegNamespace] != nil {
+		return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", parts[0])
+	}
+	return err
+}
