@@ -59,7 +59,7 @@ var fixedWidth = map[value.Kind][2]int{
 	value.Time: {8, 8}, value.TimeTZ: {12, 8}, value.MacAddr: {6, 4}, value.MacAddr8: {8, 4}, value.Money: {8, 8},
 	value.Enum: {4, 4}, value.Point: {16, 8}, value.LSeg: {32, 8}, value.Box: {32, 8}, value.Line: {24, 8}, value.Circle: {24, 8},
 	value.Oid: {4, 4}, value.RegClass: {4, 4}, value.RegType: {4, 4}, value.RegProc: {4, 4}, value.RegProcedure: {4, 4},
-	value.RegNamespace: {4, 4}, value.RegRole: {4, 4}, value.RegOper: {4, 4}, value.RegOperator: {4, 4}, value.RegCollation: {4, 4},
+	value.RegNamespace: {4, 4}, value.RegRole: {4, 4}, value.RegOper: {4, 4}, value.RegOperator: {4, 4}, value.RegCollation: {4, 4}, value.RegConfig: {4, 4},
 	value.Tid: {6, 2}, value.Xid: {4, 4}, value.Cid: {4, 4},
 }
 

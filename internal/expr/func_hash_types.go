@@ -139,7 +139,7 @@ func hashKind(v value.Value, seed uint64) (uint64, error) {
 		return hashUint32(uint32(int32(v.Int())), seed), nil
 	case value.Int8, value.Timestamp, value.TimestampTZ, value.Time:
 		return hashInt8(v.Int(), seed), nil
-	case value.Oid, value.RegClass, value.RegType, value.RegProc, value.RegProcedure, value.RegNamespace, value.RegRole, value.RegOper, value.RegOperator, value.RegCollation, value.Xid, value.Cid:
+	case value.Oid, value.RegClass, value.RegType, value.RegProc, value.RegProcedure, value.RegNamespace, value.RegRole, value.RegOper, value.RegOperator, value.RegCollation, value.RegConfig, value.Xid, value.Cid:
 		return hashUint32(v.OID(), seed), nil
 	case value.Float4, value.Float8:
 		return hashFloat(v.Float(), seed), nil

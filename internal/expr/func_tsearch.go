@@ -70,7 +70,10 @@ func resolveTSearchSRF(name string, args []Expr, missing func() error) (*SRF, er
 			t = value.Int8Type
 		}
 		c, err := Coerce(a, t, false)
-		if err != nil {
+		switch {
+		case err != nil && a.Type().Kind == value.Unknown:
+			return nil, err // a literal's input failed: an unknown configuration
+		case err != nil:
 			return nil, missing()
 		}
 		out[i] = c
@@ -209,7 +212,7 @@ var _ Expr = (*TSDefaultCall)(nil)
 
 func (c *TSDefaultCall) Type() value.Type {
 	if c.Def == nil {
-		return value.TextType
+		return value.RegConfigType
 	}
 	return c.T
 }
@@ -233,10 +236,7 @@ func (c *TSDefaultCall) Eval(row value.Row) (value.Value, error) {
 		return value.Value{}, err
 	}
 	if c.Def == nil {
-		if n, _, _ := tsearch.ResolveName(name); n != "" {
-			name = n
-		}
-		return text(name), nil
+		return value.Parse(name, value.RegConfigType)
 	}
 	args := make([]value.Value, 1, 1+len(c.Args))
 	args[0] = text(name)
@@ -347,8 +347,15 @@ func resolveTSDebug(args []Expr, missing func() error) (*SRF, error) {
 	}
 	out := make([]Expr, 2)
 	for i, a := range args {
-		c, err := Coerce(a, value.TextType, false)
-		if err != nil {
+		t := value.TextType
+		if i == 0 {
+			t = value.RegConfigType
+		}
+		c, err := Coerce(a, t, false)
+		switch {
+		case err != nil && a.Type().Kind == value.Unknown:
+			return nil, err // a literal's input failed: an unknown configuration
+		case err != nil:
 			return nil, missing()
 		}
 		out[i] = c
@@ -361,7 +368,7 @@ func resolveTSDebug(args []Expr, missing func() error) (*SRF, error) {
 			if anyNull(a) {
 				return nil
 			}
-			cfg, err := TSConfig(textOf(a[0]))
+			cfg, err := TSConfig(a[0])
 			if err != nil {
 				return err
 			}

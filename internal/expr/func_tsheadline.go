@@ -10,7 +10,7 @@ import (
 // kept (a json's written without white space, as PostgreSQL rebuilds it).
 
 func tsHeadline(a []value.Value) (value.Value, error) {
-	c, err := TSConfig(textOf(a[0]))
+	c, err := TSConfig(a[0])
 	if err != nil {
 		return value.Null, err
 	}
@@ -56,7 +56,7 @@ func headlineJSON(n value.JSONNode, f func(string) string) value.JSONNode {
 func init() {
 	for _, k := range []value.Kind{value.Text, value.JSON, value.JSONB} {
 		res := value.Type{Kind: k, Mod: -1}
-		strict("ts_headline", kinds(value.Text, k, tsqK), res, tsHeadline)
-		strict("ts_headline", kinds(value.Text, k, tsqK, value.Text), res, tsHeadline)
+		strict("ts_headline", kinds(value.RegConfig, k, tsqK), res, tsHeadline)
+		strict("ts_headline", kinds(value.RegConfig, k, tsqK, value.Text), res, tsHeadline)
 	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // The functions and operators of tsvector and tsquery. A configuration
-// (PostgreSQL's regconfig) is passed as text naming it; the forms without
+// is a regconfig (value/regconfig.go); the forms without
 // one read default_text_search_config and are bound as TSDefaultCall.
 
 var (
@@ -15,21 +15,18 @@ var (
 	tsqK   = value.TSQuery
 )
 
-// TSConfig finds a text search configuration by name: english and simple;
-// PostgreSQL's other configurations are 0A000.
-func TSConfig(s string) (*tsearch.Config, error) {
-	n, full, err := TextSearchName(s)
-	if err != nil {
-		return nil, err
+// TSConfig finds the text search configuration v names: a regconfig, or
+// the text of default_text_search_config (english and simple;
+// PostgreSQL's other configurations are 0A000).
+func TSConfig(v value.Value) (*tsearch.Config, error) {
+	if v.Kind() != value.RegConfig {
+		r, err := value.Parse(textOf(v), value.RegConfigType)
+		if err != nil {
+			return nil, err
+		}
+		v = r
 	}
-	if c := tsearch.LookupConfig(n); c != nil {
-		return c, nil
-	}
-	if tsearch.IsSnowballLanguage(n) {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "text search configuration %q is not supported", n).
-			WithHint("the english and simple configurations are supported")
-	}
-	return nil, pgerr.New(pgerr.UndefinedObject, "text search configuration \"%s\" does not exist", full)
+	return value.TSConfigOf(v)
 }
 
 func tsVector(v tsearch.Vector) value.Value { return value.NewTSVector(v) }
@@ -91,8 +88,8 @@ func tsCombine(a, b tsearch.Query, op uint8, distance int) tsearch.Query {
 
 func init() {
 	withConfig := func(name string, result value.Type, f func(c *tsearch.Config, s string) (value.Value, error)) {
-		strict(name, kinds(textT, textT), result, func(a []value.Value) (value.Value, error) {
-			c, err := TSConfig(textOf(a[0]))
+		strict(name, kinds(value.RegConfig, textT), result, func(a []value.Value) (value.Value, error) {
+			c, err := TSConfig(a[0])
 			if err != nil {
 				return value.Null, err
 			}
@@ -113,8 +110,8 @@ func init() {
 	}
 
 	// text @@ tsquery, bound as a TSDefaultCall with the configuration.
-	strict("@@", kinds(textT, textT, tsqK), value.BoolType, func(a []value.Value) (value.Value, error) {
-		c, err := TSConfig(textOf(a[0]))
+	strict("@@", kinds(value.RegConfig, textT, tsqK), value.BoolType, func(a []value.Value) (value.Value, error) {
+		c, err := TSConfig(a[0])
 		if err != nil {
 			return value.Null, err
 		}

@@ -85,7 +85,7 @@ func jsonTSParts(n *value.JSONNode, flags int, emit func(string)) {
 // jsonToTSVector is json(b)_to_tsvector(config, doc, filter), and with
 // the filter "string" to_tsvector(config, doc).
 func jsonToTSVector(cfg, doc value.Value, flags int) (value.Value, error) {
-	c, err := TSConfig(textOf(cfg))
+	c, err := TSConfig(cfg)
 	if err != nil {
 		return value.Null, err
 	}
@@ -99,14 +99,14 @@ func jsonToTSVector(cfg, doc value.Value, flags int) (value.Value, error) {
 func init() {
 	tsvT := value.TSVectorType
 	for _, k := range []value.Kind{value.JSON, value.JSONB} {
-		strict("to_tsvector", kinds(value.Text, k), tsvT, func(a []value.Value) (value.Value, error) {
+		strict("to_tsvector", kinds(value.RegConfig, k), tsvT, func(a []value.Value) (value.Value, error) {
 			return jsonToTSVector(a[0], a[1], jsonTSString)
 		})
 		name := "json_to_tsvector"
 		if k == value.JSONB {
 			name = "jsonb_to_tsvector"
 		}
-		strict(name, kinds(value.Text, k, value.JSONB), tsvT, func(a []value.Value) (value.Value, error) {
+		strict(name, kinds(value.RegConfig, k, value.JSONB), tsvT, func(a []value.Value) (value.Value, error) {
 			flags, err := jsonTSFlags(a[2].JSONB())
 			if err != nil {
 				return value.Null, err

@@ -74,6 +74,7 @@ var kindOIDs = [...]uint32{
 	value.RegNamespace: 4089,
 	value.RegRole:      4096,
 	value.RegCollation: 4191,
+	value.RegConfig:    3734,
 	value.RegOper:      2203,
 	value.RegOperator:  2204,
 	value.Tid:          27,
@@ -136,6 +137,7 @@ var arrayOIDs = [...]uint32{
 	value.RegNamespace: 4090,
 	value.RegRole:      4097,
 	value.RegCollation: 4192,
+	value.RegConfig:    3735,
 	value.RegOper:      2208,
 	value.RegOperator:  2209,
 	value.Tid:          1010,
@@ -205,7 +207,7 @@ func TypeSize(t value.Type) int16 {
 		return 2
 	case value.Int4, value.Float4, value.Date:
 		return 4
-	case value.Oid, value.RegClass, value.RegType, value.RegProc, value.RegProcedure, value.RegNamespace, value.RegRole, value.RegCollation, value.RegOper, value.RegOperator:
+	case value.Oid, value.RegClass, value.RegType, value.RegProc, value.RegProcedure, value.RegNamespace, value.RegRole, value.RegCollation, value.RegConfig, value.RegOper, value.RegOperator:
 		return 4
 	case value.Xid, value.Cid:
 		return 4
@@ -269,7 +271,7 @@ func AppendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return binary.BigEndian.AppendUint32(buf, uint32(v.Int()))
 	case value.Int8, value.Money: // money's binary form is its cents as a bigint's
 		return binary.BigEndian.AppendUint64(buf, uint64(v.Int()))
-	case value.Oid, value.RegClass, value.RegType, value.RegProc, value.RegProcedure, value.RegNamespace, value.RegRole, value.RegCollation, value.RegOper, value.RegOperator:
+	case value.Oid, value.RegClass, value.RegType, value.RegProc, value.RegProcedure, value.RegNamespace, value.RegRole, value.RegCollation, value.RegConfig, value.RegOper, value.RegOperator:
 		return binary.BigEndian.AppendUint32(buf, v.OID())
 	case value.Xid, value.Cid:
 		return binary.BigEndian.AppendUint32(buf, uint32(v.Int()))

@@ -375,13 +375,16 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 		return nil, err
 	}
 	inferred := untypedParam(e) // $1::d makes $1 of domain d (below)
-	if t.Kind.IsReg() {
+	if t.Kind.IsReg() && t.Kind != value.RegConfig {
 		return b.regCast(e, t.Kind, c)
 	}
-	if t.Kind.IsArray() && t.Kind.Elem().IsReg() {
+	if t.Kind.IsArray() && t.Kind.Elem().IsReg() && t.Kind.Elem() != value.RegConfig {
 		return b.regArrayCast(e, t, c)
 	}
 	out, err := expr.Coerce(e, t, true)
+	if err != nil && t.Kind == value.RegConfig {
+		err = b.regConfigSchema(e, err)
+	}
 	if err != nil {
 		loc := c.Location
 		switch {

@@ -88,10 +88,33 @@ func (b *binder) regCast(e expr.Expr, k value.Kind, c *pg_query.TypeCast) (expr.
 
 // checkRegColumn refuses a table column of a reg* type: a stored value
 // would have to be named again in the catalog as it is when read, which
-// the binder that made it no longer sees. oid is a column type.
+// the binder that made it no longer sees. oid is a column type, and so is
+// regconfig: its configurations are built in and never change.
 func (b *binder) checkRegColumn(t value.Type, loc int32) error {
+	if k := t.Kind.Elem(); k == value.RegConfig || t.Kind == value.RegConfig {
+		return nil
+	}
 	if t.Kind.IsReg() || t.Kind.Elem().IsReg() {
 		return b.refuse(loc, "a table column of type %s is not supported", t).WithHint("store the oid (type oid), and cast it when reading")
 	}
 	return nil
+}
+
+// regConfigSchema is the error of a constant's cast to regconfig: one
+// naming a configuration of a schema that does not exist is 3F000, as
+// PostgreSQL looks the schema up first; err otherwise.
+func (b *binder) regConfigSchema(e expr.Expr, err error) error {
+	cst, ok := e.(*expr.Const)
+	sc := b.sysCatalog()
+	if !ok || sc == nil || pgerr.Code(err) != pgerr.UndefinedObject || cst.V.IsNull() {
+		return err
+	}
+	parts, perr := expr.RelationParts(cst.V.String())
+	if perr != nil || len(parts) != 2 || parts[0] == "pg_catalog" {
+		return err
+	}
+	if _, known := sc.OIDs[value.RegNamespace][parts[0]]; !known && sc.OIDs[value.RegNamespace] != nil {
+		return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", parts[0])
+	}
+	return err
 }

@@ -137,7 +137,7 @@ func (b *binder) textSearchDefault(name string, args []expr.Expr, loc int32) (e 
 	if name == "get_current_ts_config" {
 		return call, true, nil
 	}
-	ts := []value.Type{value.TextType}
+	ts := []value.Type{value.RegConfigType}
 	for _, a := range args {
 		ts = append(ts, a.Type())
 	}

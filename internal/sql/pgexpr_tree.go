@@ -394,7 +394,7 @@ func (p *ptyper) coerce(x *pexpr, t value.Type, explicit bool) (*pexpr, error) {
 func literalAs(s string, t value.Type) (string, error) {
 	switch t.Kind {
 	case value.Text, value.Varchar, value.Char, value.Unknown, value.RegClass, value.RegProc, value.RegType, value.RegProcedure,
-		value.RegNamespace, value.RegRole, value.RegOper, value.RegOperator, value.RegCollation:
+		value.RegNamespace, value.RegRole, value.RegOper, value.RegOperator, value.RegCollation, value.RegConfig:
 		return s, nil
 	}
 	if t.UserRange() != nil {

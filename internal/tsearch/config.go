@@ -10,7 +10,9 @@ import (
 type Config struct {
 	// Name is the qualified name, as SHOW default_text_search_config
 	// prints it.
-	Name  string
+	Name string
+	// OID is its pg_ts_config oid, which regconfig holds.
+	OID   uint32
 	dicts [len(TokenTypes) + 1]Dict
 }
 
@@ -29,8 +31,8 @@ const (
 
 // The configurations known: PostgreSQL's english and simple.
 var (
-	English      = &Config{Name: "pg_catalog.english"}
-	SimpleConfig = &Config{Name: "pg_catalog.simple"}
+	English      = &Config{Name: "pg_catalog.english", OID: 13164}
+	SimpleConfig = &Config{Name: "pg_catalog.simple", OID: 3748}
 )
 
 func init() {
@@ -63,6 +65,16 @@ func LookupConfig(name string) *Config {
 		return English
 	case "simple":
 		return SimpleConfig
+	}
+	return nil
+}
+
+// ConfigByOID finds a configuration by its oid; nil when none has it.
+func ConfigByOID(oid uint32) *Config {
+	for _, c := range []*Config{English, SimpleConfig} {
+		if c.OID == oid {
+			return c
+		}
 	}
 	return nil
 }

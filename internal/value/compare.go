@@ -32,7 +32,7 @@ func Compare(a, b Value) int {
 		return cmpInt(a.n, b.n)
 	case Time, TimeTZ, Money:
 		return cmpInt(a.n, b.n)
-	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator, RegCollation, Tid, Xid, Cid, PgLSN, InternalChar, Xid8:
+	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator, RegCollation, RegConfig, Tid, Xid, Cid, PgLSN, InternalChar, Xid8:
 		return cmpInt(a.n, b.n)
 	case Float4, Float8:
 		return cmpFloat(a.Float(), b.Float())

@@ -87,7 +87,7 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendMacAddr(buf, v)
 	case Money:
 		return appendMoney(buf, v)
-	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator, RegCollation:
+	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator, RegCollation, RegConfig:
 		return appendOid(buf, v)
 	case Tid:
 		return appendTid(buf, v)

@@ -114,7 +114,7 @@ func appendPlainKey(buf []byte, v Value) []byte {
 		return appendOrderedInt(buf, v.n)
 	case Time, TimeTZ, Money:
 		return appendOrderedInt(buf, v.n)
-	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator, RegCollation, Tid, Xid, Cid, PgLSN, InternalChar, Xid8:
+	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator, RegCollation, RegConfig, Tid, Xid, Cid, PgLSN, InternalChar, Xid8:
 		return appendOrderedInt(buf, v.n)
 	case Float4, Float8:
 		return binary.BigEndian.AppendUint64(buf, floatKeyBits(v.Float()))

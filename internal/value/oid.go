@@ -10,7 +10,7 @@ import (
 
 // An oid is PostgreSQL's object identifier: an unsigned 32-bit integer,
 // held in n. The reg* types (regclass, regtype, regproc, regprocedure,
-// regnamespace, regrole, regoper, regoperator, regcollation) are oids that read and print as the name of the
+// regnamespace, regrole, regoper, regoperator, regcollation, regconfig) are oids that read and print as the name of the
 // object they identify. Looking a name up needs the catalog, which this
 // package does not have: the binder resolves the name (or the oid) and
 // makes the value with NewReg, which keeps the name beside the oid so
@@ -21,14 +21,14 @@ import (
 // oidKinds are the kinds of object identifiers, by type name.
 var oidKinds = map[string]Kind{"oid": Oid, "regclass": RegClass, "regtype": RegType, "regproc": RegProc,
 	"regprocedure": RegProcedure, "regnamespace": RegNamespace, "regrole": RegRole,
-	"regoper": RegOper, "regoperator": RegOperator, "regcollation": RegCollation}
+	"regoper": RegOper, "regoperator": RegOperator, "regcollation": RegCollation, "regconfig": RegConfig}
 
 // IsOid reports whether k is oid or one of the reg* types.
 func (k Kind) IsOid() bool { return k == Oid || k.IsReg() }
 
 // IsReg reports whether k is one of the reg* types.
 func (k Kind) IsReg() bool {
-	return k > Oid && k <= RegRole || k == RegOper || k == RegOperator || k == RegCollation
+	return k > Oid && k <= RegRole || k == RegOper || k == RegOperator || k == RegCollation || k == RegConfig
 }
 
 // OidType is the type oid.
@@ -51,7 +51,10 @@ func (v Value) OID() uint32 { return uint32(v.n) }
 
 // RegName returns a reg* value's name; ok is false when it has none.
 func (v Value) RegName() (string, bool) {
-	if !v.kind.IsReg() || v.p == nil {
+	switch {
+	case v.kind == RegConfig:
+		return regConfigName(v.OID())
+	case !v.kind.IsReg() || v.p == nil:
 		return "", false
 	}
 	return *(*string)(v.p), true
@@ -67,6 +70,9 @@ func parseOid(s string, k Kind) (Value, error) {
 	}
 	n, err := strconv.ParseInt(t, 10, 64)
 	if err != nil && !isRangeErr(err) || t == "" || t[0] == '+' && k != Oid {
+		if k == RegConfig {
+			return parseRegConfig(s)
+		}
 		if k.IsReg() {
 			return Null, pgerr.New(pgerr.FeatureNotSupported, "%s input of a name is supported only in a cast", k).
 				WithHint("write the name as 'name'::%s", k)

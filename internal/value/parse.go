@@ -56,7 +56,7 @@ func Parse(s string, t Type) (Value, error) {
 		return parseMacAddr8(s)
 	case Money:
 		return parseMoney(s)
-	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator, RegCollation:
+	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator, RegCollation, RegConfig:
 		return parseOid(s, t.Kind)
 	case Tid:
 		return parseTid(s)

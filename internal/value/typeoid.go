@@ -76,6 +76,7 @@ var BuiltinTypes = []BuiltinType{
 	{RefCursor, "refcursor", 1790, 2201, -1, 'U', false, 'i', 'x'},
 	{TSVector, "tsvector", 3614, 3643, -1, 'U', false, 'i', 'x'},
 	{TSQuery, "tsquery", 3615, 3645, -1, 'U', false, 'i', 'p'},
+	{RegConfig, "regconfig", 3734, 3735, 4, 'N', true, 'i', 'p'},
 	{JSONB, "jsonb", 3802, 3807, -1, 'U', false, 'i', 'x'},
 	{Int4Range, "int4range", 3904, 3905, -1, 'R', false, 'i', 'x'},
 	{NumRange, "numrange", 3906, 3907, -1, 'R', false, 'i', 'x'},

@@ -67,6 +67,7 @@ var kindNames = [numKinds]string{
 	RegOper:      "regoper",
 	RegOperator:  "regoperator",
 	RegCollation: "regcollation",
+	RegConfig:    "regconfig",
 
 	Int4Multirange: "int4multirange",
 	Int8Multirange: "int8multirange",
@@ -262,7 +263,7 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(Type{geoKinds[n], -1})
 	case "xml":
 		return noMods(XMLType)
-	case "oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "regoper", "regoperator", "regcollation":
+	case "oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "regoper", "regoperator", "regcollation", "regconfig":
 		return noMods(Type{oidKinds[n], -1})
 	case "pg_lsn":
 		return noMods(PgLSNType)
@@ -288,9 +289,6 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(InternalCharType)
 	case "tid", "xid", "cid":
 		return noMods(Type{map[string]Kind{"tid": Tid, "xid": Xid, "cid": Cid}[n], -1})
-	case "regconfig":
-		// A text search configuration's name, checked where it is used.
-		return noMods(TextType)
 	}
 	if t, ok, err := bytesTypeFromName(n, mods); ok {
 		return t, err

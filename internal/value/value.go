@@ -107,6 +107,7 @@ const (
 	TxidSnapshot // txid_snapshot, the same under its older name (snapshot.go)
 	RegCollation // regcollation, a collation's oid read and printed as its name (oid.go)
 	RefCursor    // refcursor, a cursor's name, held as its text (refcursor.go)
+	RegConfig    // regconfig, a text search configuration's oid read and printed as its name (regconfig.go)
 	numKinds
 )
 
@@ -232,7 +233,7 @@ func IntOrdered(k Kind) bool {
 		return true
 	case Time, TimeTZ, Money:
 		return true
-	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator, RegCollation:
+	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator, RegCollation, RegConfig:
 		return true // the oid (oid.go)
 	case Tid, Xid, Cid:
 		return true // sysid.go
