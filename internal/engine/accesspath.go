@@ -166,9 +166,11 @@ func flipCmp(op expr.CmpOp) expr.CmpOp {
 // constantFor evaluates e, an expression of no column, as a value of a
 // column of kind want: ok is false when e reads a column, is volatile, is
 // of another type, or is an integer that does not fit (which an
-// equality or a bound cannot use, index keys being typed).
+// equality or a bound cannot use, index keys being typed). A geometric
+// column's comparisons (box = box compares areas) are not the order an
+// index keeps its values in: none is used.
 func constantFor(want value.Kind, e expr.Expr) (value.Value, bool, error) {
-	if len(expr.Columns(e)) > 0 || e.Volatile() {
+	if len(expr.Columns(e)) > 0 || e.Volatile() || want.IsGeometric() {
 		return value.Value{}, false, nil
 	}
 	have := e.Type().Kind

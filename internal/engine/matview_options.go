@@ -20,7 +20,7 @@ func (s *Session) alterMatViewOptions(a *sql.AlterMatViewOptions) (Result, error
 	kind, ok := e.kindOf(name)
 	if !ok {
 		if a.MissingOk {
-			return Result{Tag: "ALTER MATERIALIZED VIEW", Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", name)}}, nil
+			return Result{Tag: a.Tag, Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", name)}}, nil
 		}
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 	}
@@ -41,7 +41,7 @@ func (s *Session) alterMatViewOptions(a *sql.AlterMatViewOptions) (Result, error
 		e.viewStmts[name] = old
 		return Result{}, err
 	}
-	return Result{Tag: "ALTER MATERIALIZED VIEW"}, nil
+	return Result{Tag: a.Tag}, nil
 }
 
 // matViewOptionsText is what follows a view's statement in the store

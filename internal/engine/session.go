@@ -888,7 +888,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (_ Result, err error) {
 	case *sql.RelSetTablespace:
 		return s.ddl(b.Tag, func() (Result, error) { return s.relSetTablespace(b) })
 	case *sql.AlterMatViewOptions:
-		return s.ddl("ALTER MATERIALIZED VIEW", func() (Result, error) { return s.alterMatViewOptions(b) })
+		return s.ddl(b.Tag, func() (Result, error) { return s.alterMatViewOptions(b) })
 	case *sql.SeqPersistence:
 		return s.ddl(map[bool]string{false: "ALTER SEQUENCE", true: "ALTER TABLE"}[b.Table], func() (Result, error) { return s.seqPersistence(b) })
 	case *sql.CreateRole:

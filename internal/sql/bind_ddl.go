@@ -618,7 +618,7 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 		if err := elemOpts(el, rel.Cols[idx].Type, coll); err != nil {
 			return nil, err
 		}
-		if err := btreeKey(rel.Cols[idx].Type); err != nil {
+		if err := indexKeyClass(method, rel.Cols[idx].Type); err != nil {
 			return nil, err
 		}
 		ci.Cols, ci.Exprs, ci.KeySQL = append(ci.Cols, idx), append(ci.Exprs, nil), append(ci.KeySQL, expr.QuoteIdent(el.Name))
@@ -662,6 +662,21 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 		}
 	}
 	return ci, nil
+}
+
+// indexKeyClass refuses an index column of a geometric type under an
+// access method without a class for it: btree and hash have none, brin
+// one for box; gist's and spgist's are checked with the column's class
+// (indexOpclass).
+func indexKeyClass(method string, t value.Type) error {
+	switch {
+	case !t.Kind.IsGeometric() || method == "gist" || method == "spgist" || method == "brin" && t.Kind == value.Box:
+		return nil
+	case method == "btree":
+		return btreeKey(t)
+	}
+	return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method %q", t.Kind, method).
+		WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
 }
 
 // btreeKey refuses a key or index column of a type without a btree order

@@ -124,7 +124,7 @@ func defaultOpclass(method string, t value.Type) string {
 		}
 	case "spgist":
 		return map[value.Kind]string{value.Box: "box_ops", value.Point: "quad_point_ops", value.Inet: "inet_ops",
-			value.Polygon: "poly_ops", value.Text: "text_ops"}[k]
+			value.Cidr: "inet_ops", value.Polygon: "poly_ops", value.Text: "text_ops", value.Varchar: "text_ops"}[k]
 	}
 	return ""
 }

@@ -1376,6 +1376,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	if e, ok, err := b.backendFunc(name, es, loc); ok {
 		return e, err
 	}
+	if e, ok, err := b.builtinTriggerCall(name, es, loc); ok {
+		return e, err
+	}
 	if e, ok, err := b.sysInfoFunc(name, es, loc); ok {
 		return e, err
 	}

@@ -140,6 +140,7 @@ func (b *binder) indexOpclass(m string, ie *pg_query.IndexElem, t value.Type, lo
 	}
 	if len(ie.Opclass) == 0 {
 		if def == "" && m != "btree" && m != "hash" && m != "brin" {
+			t.Mod = -1 // PostgreSQL names the type without its modifier
 			return "", pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method %q", t, m).
 				WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
 		}
@@ -207,6 +208,9 @@ var extraOpclasses = map[string]map[string][]value.Kind{
 	},
 	"gist": {
 		"gist_trgm_ops": {value.Text, value.Varchar, value.Char},
+	},
+	"spgist": {
+		"kd_point_ops": {value.Point},
 	},
 }
 

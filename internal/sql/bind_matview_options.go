@@ -15,11 +15,13 @@ import (
 // as a table's, none changes what the engine does.
 
 // AlterMatViewOptions is ALTER MATERIALIZED VIEW name SET (…) / RESET
-// (…), its subcommands in order.
+// (…), its subcommands in order, or ALTER TABLE's naming a materialized
+// view, which PostgreSQL runs alike under its own tag.
 type AlterMatViewOptions struct {
 	Name      string
 	MissingOk bool
 	Cmds      []MatViewOptionsCmd
+	Tag       string // ALTER MATERIALIZED VIEW or ALTER TABLE
 }
 
 // MatViewOptionsCmd is one SET (…) or RESET (…): Names are the
@@ -54,12 +56,24 @@ func (a *AlterMatViewOptions) Apply(opts []string) []string {
 }
 
 // bindAlterMatViewOptions binds an ALTER MATERIALIZED VIEW whose
-// subcommands are all SET (…) or RESET (…); ok is false for any other.
+// subcommands are all SET (…) or RESET (…), or an ALTER TABLE of such
+// subcommands naming a materialized view; ok is false for any other.
 func (b *binder) bindAlterMatViewOptions(as *pg_query.AlterTableStmt) (_ Bound, ok bool, _ error) {
-	if as.Objtype != pg_query.ObjectType_OBJECT_MATVIEW || len(as.Cmds) == 0 || as.Relation == nil {
+	if len(as.Cmds) == 0 || as.Relation == nil {
 		return nil, false, nil
 	}
-	out := &AlterMatViewOptions{Name: as.Relation.Relname, MissingOk: as.MissingOk}
+	tag := "ALTER MATERIALIZED VIEW"
+	switch as.Objtype {
+	case pg_query.ObjectType_OBJECT_MATVIEW:
+	case pg_query.ObjectType_OBJECT_TABLE:
+		if rel, ok := b.cat.Relation(as.Relation.Relname); !ok || rel.Kind != KindMatView {
+			return nil, false, nil
+		}
+		tag = "ALTER TABLE"
+	default:
+		return nil, false, nil
+	}
+	out := &AlterMatViewOptions{Name: as.Relation.Relname, MissingOk: as.MissingOk, Tag: tag}
 	for _, n := range as.Cmds {
 		c := n.GetAlterTableCmd()
 		if c == nil || c.Subtype != pg_query.AlterTableType_AT_SetRelOptions && c.Subtype != pg_query.AlterTableType_AT_ResetRelOptions {
@@ -76,7 +90,7 @@ func (b *binder) bindAlterMatViewOptions(as *pg_query.AlterTableStmt) (_ Bound, 
 			}
 			if cmd.Reset {
 				if d.Arg != nil {
-					return nil, true, b.stmt.errf(d.Location, pgerr.SyntaxError, "RESET must not include values for parameters")
+					return nil, true, pgerr.New(pgerr.SyntaxError, "RESET must not include values for parameters") // no position, as in PostgreSQL
 				}
 				if d.Defnamespace == "" {
 					cmd.Names = append(cmd.Names, d.Defname)
