@@ -107,6 +107,7 @@ const (
 	TxidSnapshot // txid_snapshot, the same under its older name (snapshot.go)
 	RegCollation // regcollation, a collation's oid read and printed as its name (oid.go)
 	RefCursor    // refcursor, a cursor's name, held as its text (refcursor.go)
+	Void         // void, the result of a function that returns nothing (void.go)
 	numKinds
 )
 
