@@ -724,15 +724,17 @@ func (e *Engine) catalogTypes() []catType {
 		b := &value.BuiltinTypes[i]
 		typtype := byte('b')
 		switch {
-		case b.Kind == value.Record:
+		case b.Kind == value.Record || b.Kind == value.Void:
 			typtype = 'p'
 		case b.Kind.IsRange():
 			typtype = 'r'
 		case b.Kind.IsMultirange():
 			typtype = 'm'
 		}
-		out = append(out, catType{oid: b.OID, array: b.ArrayOID, name: b.Name, nsp: pgCatalogOID, kind: b.Kind, typtype: typtype, builtin: b},
-			catType{oid: b.ArrayOID, name: "_" + b.Name, nsp: pgCatalogOID, kind: value.ArrayOf(b.Kind), typtype: 'b', builtin: b})
+		out = append(out, catType{oid: b.OID, array: b.ArrayOID, name: b.Name, nsp: pgCatalogOID, kind: b.Kind, typtype: typtype, builtin: b})
+		if b.ArrayOID != 0 { // void has no array type
+			out = append(out, catType{oid: b.ArrayOID, name: "_" + b.Name, nsp: pgCatalogOID, kind: value.ArrayOf(b.Kind), typtype: 'b', builtin: b})
+		}
 	}
 	for _, name := range sortedKeys(e.userTypes) {
 		d := e.userTypes[name].Enum()
@@ -780,6 +782,8 @@ func (e *Engine) catalogProcs() []catProc {
 			p.argText, p.identArgText = f.ArgumentsText(false), f.ArgumentsText(true)
 			if f.Trigger {
 				p.ret, p.resultText = 2279, "trigger"
+			} else if len(f.Cols) == 0 {
+				p.ret, p.resultText = 2278, "void" // RETURNS void (a procedure's is set below)
 			} else if len(f.Cols) == 1 && f.BaseType {
 				p.ret = e.typeOID(f.Cols[0].Type, f.ColDomain(0))
 				p.resultText = f.ColTypeString(0)

@@ -84,7 +84,7 @@ func (c *BackendCall) Type() value.Type {
 		c.Fn == "pg_cancel_backend" || c.Fn == "pg_terminate_backend":
 		return value.BoolType
 	}
-	return value.TextType // void, which prints as an empty string
+	return value.VoidType
 }
 func (c *BackendCall) Volatile() bool { return true }
 func (*BackendCall) expr()            {}
@@ -158,7 +158,7 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 		return xactCall(c, be, row)
 	case "pg_advisory_unlock_all":
 		be.AdvisoryUnlockAll()
-		return text(""), nil
+		return value.VoidValue, nil
 	case "pg_cancel_backend", "pg_terminate_backend":
 		v, err := c.Args[0].Eval(row)
 		if err != nil || v.IsNull() {
@@ -201,7 +201,7 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 	case try:
 		return value.NewBool(ok), nil
 	}
-	return text(""), nil
+	return value.VoidValue, nil
 }
 
 // BackendFuncs are the functions BackendCall runs, by name: the numbers of

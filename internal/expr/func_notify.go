@@ -44,7 +44,7 @@ func (c *NotifyCall) Type() value.Type {
 	case "pg_listening_channels":
 		return value.Type{Kind: value.ArrayOf(value.Text), Mod: -1}
 	}
-	return value.TextType // void, which prints as an empty string
+	return value.VoidType
 }
 func (c *NotifyCall) Volatile() bool { return true }
 func (*NotifyCall) expr()            {}
@@ -85,5 +85,5 @@ func (c *NotifyCall) Eval(row value.Row) (value.Value, error) {
 	if err := n.Notify(args[0], args[1]); err != nil {
 		return value.Null, err
 	}
-	return text(""), nil
+	return value.VoidValue, nil
 }

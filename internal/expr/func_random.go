@@ -79,8 +79,7 @@ func pgRandom([]value.Value) (value.Value, error) {
 	return float8(randomState.g.float()), nil
 }
 
-// pgSetseed seeds the generator; its result stands for PostgreSQL's void,
-// which prints as an empty string.
+// pgSetseed seeds the generator; it returns void.
 func pgSetseed(a []value.Value) (value.Value, error) {
 	f := a[0].Float()
 	if f < -1 || f > 1 || math.IsNaN(f) {
@@ -90,11 +89,11 @@ func pgSetseed(a []value.Value) (value.Value, error) {
 	randomState.g.seedFloat(f)
 	randomState.seeded = true
 	randomState.Unlock()
-	return text(""), nil
+	return value.VoidValue, nil
 }
 
 func init() {
-	register(&FuncDef{Name: "setseed", Volatile: true, Strict: true, Params: kinds(value.Float8), Result: value.TextType, Eval: pgSetseed})
+	register(&FuncDef{Name: "setseed", Volatile: true, Strict: true, Params: kinds(value.Float8), Result: value.VoidType, Eval: pgSetseed})
 }
 
 // formatG is %g as PostgreSQL's snprintf prints it: six significant

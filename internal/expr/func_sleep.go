@@ -12,12 +12,12 @@ import (
 // duration from now (pg_sleep_for adds the interval to clock_timestamp(),
 // months and days included) or an instant ('infinity' waits for ever, a
 // past one, NaN or a negative duration not at all). They are volatile, so
-// a view refuses them; their result stands for PostgreSQL's void, which
-// prints as an empty string. Bound in a session's statement, a SleepCall
-// stops at the statement's deadline with its error (statement_timeout).
+// a view refuses them; they return void. Bound in a session's statement,
+// a SleepCall stops at the statement's deadline with its error
+// (statement_timeout).
 func init() {
 	for name, k := range sleepParams {
-		register(&FuncDef{Name: name, Volatile: true, Strict: true, Params: kinds(k), Result: value.TextType,
+		register(&FuncDef{Name: name, Volatile: true, Strict: true, Params: kinds(k), Result: value.VoidType,
 			Eval: func(a []value.Value) (value.Value, error) {
 				w, err := sleepEnd(name, a[0])
 				if err != nil {
@@ -120,7 +120,7 @@ func sleepUntil(c *StmtClock, w wake) (value.Value, error) {
 	if late {
 		return value.Null, c.Late()
 	}
-	return text(""), nil
+	return value.VoidValue, nil
 }
 
 // sleepPoll is how often a sleep looks for an interrupt.
@@ -136,7 +136,7 @@ type SleepCall struct {
 
 var _ Expr = (*SleepCall)(nil)
 
-func (c *SleepCall) Type() value.Type { return value.TextType }
+func (c *SleepCall) Type() value.Type { return value.VoidType }
 func (c *SleepCall) Volatile() bool   { return true }
 func (*SleepCall) expr()              {}
 func (c *SleepCall) String() string   { return c.Def.Name + "(" + c.Arg.String() + ")" }

@@ -90,6 +90,7 @@ var kindOIDs = [...]uint32{
 	value.PgSnapshot:   5038,
 	value.TxidSnapshot: 2970,
 	value.RefCursor:    1790,
+	value.Void:         2278,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -205,7 +206,7 @@ func TypeSize(t value.Type) int16 {
 		return 1
 	case value.Int2:
 		return 2
-	case value.Int4, value.Float4, value.Date:
+	case value.Int4, value.Float4, value.Date, value.Void:
 		return 4
 	case value.Oid, value.RegClass, value.RegType, value.RegProc, value.RegProcedure, value.RegNamespace, value.RegRole, value.RegCollation, value.RegConfig, value.RegOper, value.RegOperator:
 		return 4

@@ -267,7 +267,7 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		}
 		return arg, nil
 	case AggMin, AggMax:
-		if k == value.Unknown || k.IsJSON() || k.IsBytes() || k == value.Record || k.IsRange() || k == value.MacAddr || k == value.MacAddr8 || k.IsGeometric() || k == value.XML || k == value.HStore { // PostgreSQL has no min or max of json, bytea, bit strings, uuid, records, ranges, MAC addresses, geometric types or hstore
+		if k == value.Unknown || k.IsJSON() || k.IsBytes() || k == value.Record || k.IsRange() || k == value.MacAddr || k == value.MacAddr8 || k.IsGeometric() || k == value.XML || k == value.HStore || k == value.RefCursor || k == value.Void { // PostgreSQL has no min or max of json, bytea, bit strings, uuid, records, ranges, MAC addresses, geometric types, hstore, refcursor or void
 			return bad()
 		}
 		return arg, nil
@@ -285,6 +285,8 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 			return value.ArrayType(value.Text), nil
 		case k.IsArray():
 			return value.Type{Kind: k, Mod: -1}, nil // one more dimension
+		case k == value.Void:
+			return value.Type{}, pgerr.New(pgerr.UndefinedObject, "could not find array type for data type void")
 		}
 		return value.ArrayTypeOf(arg), nil
 	case AggBitAnd, AggBitOr, AggBitXor:

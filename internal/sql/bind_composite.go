@@ -131,6 +131,9 @@ func (b *binder) attributeDef(name string, cd *pg_query.ColumnDef) (ColumnDef, e
 	if t.Kind == value.Record && t.IsAnonymousRecord() {
 		return ColumnDef{}, pgerr.New(pgerr.InvalidTableDef, "column %q has pseudo-type record", cd.Colname)
 	}
+	if err := checkVoidColumn(cd.Colname, t); err != nil {
+		return ColumnDef{}, err
+	}
 	if HoldsRowType(t, name) {
 		return ColumnDef{}, pgerr.New(pgerr.InvalidTableDef, "composite type %s cannot be made a member of itself", name)
 	}

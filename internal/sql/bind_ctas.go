@@ -74,6 +74,9 @@ func (b *binder) bindTableAs(into *pg_query.IntoClause, q *pg_query.Node, ifNotE
 		case t.Kind == value.Record || t.Kind == value.ArrayOf(value.Record):
 			return nil, b.stmt.errf(rv.Location, pgerr.InvalidTableDef, "column %q has pseudo-type %s", c.Name, t)
 		}
+		if err := checkVoidColumn(c.Name, t); err != nil {
+			return nil, err
+		}
 		if err := b.checkRegColumn(t, rv.Location); err != nil {
 			return nil, err
 		}

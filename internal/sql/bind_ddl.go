@@ -89,6 +89,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				return nil, err
 			}
 		}
+		if err := checkVoidColumn(cd.Colname, t); err != nil {
+			return nil, err
+		}
 		if err := b.checkRegColumn(t, cd.TypeName.Location); err != nil {
 			return nil, err
 		}

@@ -344,6 +344,9 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 			// its elements as arrays' elements, not as vectors.
 			return value.Type{}, b.refuse(tn.Location, "arrays of %s are not supported", t)
 		}
+		if t.Kind == value.Void {
+			return value.Type{}, b.stmt.errf(tn.Location, pgerr.UndefinedObject, "type \"void[]\" does not exist")
+		}
 		// int[], int[3] and int[][] are all int[]: PostgreSQL does not
 		// enforce the bounds or the dimensions either.
 		return value.ArrayTypeOf(t), nil
@@ -587,6 +590,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		}
 		if isGeometric(l) || isGeometric(r) {
 			return b.geometricDistinct(l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
+		}
+		if err := b.noVoidEquality(l.Type(), r.Type(), a.Location); err != nil {
+			return nil, err
 		}
 		if l, r, err = b.comparedOperands(l, r, a.Location); err != nil {
 			return nil, err
@@ -839,6 +845,9 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	}
 	if isGeometric(all[0]) {
 		return b.geometricIn(all[0], all[1:], not, a.Location)
+	}
+	if err := b.noVoidEquality(all[0].Type(), t, a.Location); err != nil {
+		return nil, err
 	}
 	if k := all[0].Type().Kind; k == value.JSON || k == value.XML {
 		return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s = %s", k, k)

@@ -192,6 +192,9 @@ func nullExtended(kind plan.JoinKind, l, r *scope) (*scope, *scope) {
 // be stored as); a table's row has its table's type and is accepted.
 func (b *binder) checkRecordColumns(p plan.Node, loc int32) error {
 	for _, c := range p.Columns() {
+		if err := checkVoidColumn(c.Name, c.Type); err != nil {
+			return err
+		}
 		if c.Type.IsAnonymousRecord() {
 			return b.stmt.errf(loc, pgerr.InvalidTableDef, "column %q has pseudo-type record", c.Name)
 		}

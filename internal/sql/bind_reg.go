@@ -118,3 +118,22 @@ func (b *binder) regConfigSchema(e expr.Expr, err error) error {
 	}
 	return err
 }
+
+// checkVoidColumn refuses a column of type void, as PostgreSQL's
+// CheckAttributeType does (42P16, without a position).
+func checkVoidColumn(name string, t value.Type) error {
+	if t.Kind == value.Void {
+		return pgerr.New(pgerr.InvalidTableDef, "column %q has pseudo-type void", name)
+	}
+	return nil
+}
+
+// noVoidEquality refuses = between void values (IN, IS DISTINCT FROM),
+// which have no operator in PostgreSQL (42883).
+func (b *binder) noVoidEquality(l, r value.Type, loc int32) error {
+	if l.Kind != value.Void && r.Kind != value.Void {
+		return nil
+	}
+	return b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s = %s", l, r).
+		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+}

@@ -147,10 +147,14 @@ func (b *binder) routineCall(s *scope, c *userCall, loc int32) (expr.Expr, error
 		t = fn.Cols[0].Type
 	}
 	call := checkedResult(&expr.RoutineCall{Name: fn.Name, Sig: fn.RoutineSig(), Args: args, T: t, Strict: fn.Strict, C: clock}, fn)
-	if fn.SQLCode && len(fn.Cols) == 0 {
-		// A SQL function returning void gives NULL, where a PL/pgSQL one
-		// gives the empty value.
-		return &expr.NullIf{L: call, R: &expr.Const{V: value.NewText(value.Text, ""), T: value.TextType}}, nil
+	if len(fn.Cols) == 0 {
+		// A function returning void: a SQL one gives NULL, a PL/pgSQL
+		// one void's value.
+		var res expr.Expr = call
+		if fn.SQLCode {
+			res = &expr.NullIf{L: call, R: &expr.Const{V: value.NewText(value.Text, ""), T: value.TextType}}
+		}
+		return &expr.Cast{E: res, To: value.VoidType, Explicit: true}, nil
 	}
 	if fn.outRecord() {
 		return outRecordCall(call, fn), nil
@@ -215,7 +219,13 @@ func (b *binder) routineSRF(f *pg_query.FuncCall, coldefs []*pg_query.Node) (*ex
 		cols = fn.RecordCols
 	}
 	if len(cols) == 0 {
-		cols = []plan.Column{{Name: fn.Name, Type: value.TextType}}
+		cols = []plan.Column{{Name: fn.Name, Type: value.VoidType}}
+		if !fn.SQLCode {
+			inner := gen
+			gen = func(args []value.Value, emit func(value.Row) error) error {
+				return inner(args, func(value.Row) error { return emit(value.Row{value.VoidValue}) })
+			}
+		}
 	}
 	for _, col := range cols {
 		srf.Cols = append(srf.Cols, col.Type)

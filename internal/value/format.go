@@ -109,6 +109,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendXMLText(buf, v.Str())
 	case HStore, ACLItem, PgSnapshot, TxidSnapshot, RefCursor:
 		return append(buf, v.Str()...)
+	case Void:
+		return buf // void_out prints nothing
 	case TSVector:
 		return v.TSVector().AppendText(buf)
 	case TSQuery:

@@ -70,6 +70,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseSnapshotValue(s, t.Kind)
 	case RefCursor:
 		return NewText(RefCursor, s), nil
+	case Void:
+		return VoidValue, nil // void_in ignores its text
 	case InternalChar:
 		return parseInternalChar(s), nil
 	case Int2Vector:

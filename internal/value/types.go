@@ -93,6 +93,7 @@ var kindNames = [numKinds]string{
 	PgSnapshot:   "pg_snapshot",
 	TxidSnapshot: "txid_snapshot",
 	RefCursor:    "refcursor",
+	Void:         "void",
 
 	Tid: "tid",
 	Xid: "xid",
@@ -283,6 +284,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(TxidSnapshotType)
 	case "refcursor":
 		return noMods(RefCursorType)
+	case "void":
+		return noMods(VoidType)
 	case "char", `"char"`:
 		// "char", as format_type prints it; pg_query gives the SQL type
 		// char as bpchar, so a bare char here is the quoted name too.

@@ -108,6 +108,7 @@ const (
 	RegCollation // regcollation, a collation's oid read and printed as its name (oid.go)
 	RefCursor    // refcursor, a cursor's name, held as its text (refcursor.go)
 	RegConfig    // regconfig, a text search configuration's oid read and printed as its name (regconfig.go)
+	Void         // void, the result of a function that returns nothing (void.go)
 	numKinds
 )
 
