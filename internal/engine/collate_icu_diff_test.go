@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -26,7 +27,13 @@ func TestICUCollationOrder(t *testing.T) {
 	srv := pgtest.Start(t)
 	pg := srv.Conn(t)
 	ctx := context.Background()
+	// Under CI one fixed seed, as the other randomized differential tests
+	// (TestMain), so that a failure there is a regression; elsewhere a new
+	// one each run keeps searching.
 	seed := rand.Uint64()
+	if os.Getenv("CI") == "true" {
+		seed = 20261130
+	}
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 1))
 	units := []string{"ch", "Ch", "ll", "aa", "Aa", "cs", "dz", "ij", "ny", "sz", "ss", "ae", "oe", "th"}
