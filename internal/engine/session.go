@@ -745,7 +745,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (_ Result, err error) {
 		})
 	case *sql.CreateView:
 		return s.ddl("CREATE VIEW", func() (Result, error) {
-			if b.Temp || readsTemp(rec) {
+			if b.Temp || b.InTemp || readsTemp(rec) {
 				return s.createTempView(b, rec)
 			}
 			if _, ok := e.Relation(b.Name); ok && b.Replace {

@@ -159,8 +159,9 @@ type CreateView struct {
 	Name         string
 	Materialized bool
 	IfNotExists  bool
-	// Replace is CREATE OR REPLACE VIEW; Temp is CREATE TEMP VIEW.
-	Replace, Temp bool
+	// Replace is CREATE OR REPLACE VIEW; Temp is CREATE TEMP VIEW;
+	// InTemp a view made in pg_temp without TEMP, which is temporary too.
+	Replace, Temp, InTemp bool
 	Plan          plan.Node // its columns carry the view's column names
 	Query         *Stmt     // the defining SELECT, for plain views
 	Definition    string    // the defining SELECT's text
