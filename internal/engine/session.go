@@ -476,6 +476,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	if err == nil {
 		err = s.authorize(b, rec)
 	}
+	if err == nil {
+		err = s.checkColumnNames(b)
+	}
 	if err != nil {
 		e.mu.RUnlock()
 		held = heldNone
