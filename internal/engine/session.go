@@ -476,6 +476,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	if err == nil {
 		err = s.authorize(b, rec)
 	}
+	if err == nil {
+		err = s.checkColumnNames(b)
+	}
 	if err != nil {
 		e.mu.RUnlock()
 		held = heldNone
@@ -745,7 +748,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (_ Result, err error) {
 		})
 	case *sql.CreateView:
 		return s.ddl("CREATE VIEW", func() (Result, error) {
-			if b.Temp || readsTemp(rec) {
+			if b.Temp || b.InTemp || readsTemp(rec) {
 				return s.createTempView(b, rec)
 			}
 			if _, ok := e.Relation(b.Name); ok && b.Replace {

@@ -29,11 +29,6 @@ var absentCatalogs = []struct {
 	{"pg_init_privs", 3394, "objoid:oid,classoid:oid,objsubid:integer,privtype:\"char\",initprivs:aclitem[]"},
 	{"pg_seclabel", 3596, "objoid:oid,classoid:oid,objsubid:integer,provider:text,label:text"},
 	{"pg_shseclabel", 3592, "objoid:oid,classoid:oid,provider:text,label:text"},
-	// Operators and support functions of the operator families
-	// (syscat_opclass.go lists the families and classes): psql's \dAo and
-	// \dAp list none.
-	{"pg_amop", 2602, "oid:oid,amopfamily:oid,amoplefttype:oid,amoprighttype:oid,amopstrategy:smallint,amoppurpose:\"char\",amopopr:oid,amopmethod:oid,amopsortfamily:oid"},
-	{"pg_amproc", 2603, "oid:oid,amprocfamily:oid,amproclefttype:oid,amprocrighttype:oid,amprocnum:smallint,amproc:regproc"},
 	// Replication and two-phase commit, which the engine does not do:
 	// monitoring dashboards read these views and find nothing, as on a
 	// PostgreSQL server without standbys, slots or prepared transactions.

@@ -104,13 +104,17 @@ func (r *recorder) TempRelation(schema, name string) (string, bool) {
 func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
 	rec.temps = s
 	st = sql.AliasTempSchema(st, s.ownTempSchema())
+	inTemp := false
+	if s.createsInTemp() {
+		st, inTemp = sql.CreateInTemp(st)
+	}
 	if rn := s.tempNames(); rn != nil {
 		var err error
 		if st, err = sql.RenameRelations(st, rn); err != nil {
 			return nil, err
 		}
 	}
-	if (s.tempNS != "" && s.hasTempTypes()) || sql.MentionsTemp(st.SQL) {
+	if (s.tempNS != "" && s.hasTempTypes()) || inTemp || sql.MentionsTemp(st.SQL) {
 		var err error
 		if st, err = sql.RenameTempObjects(st, s.tempObjects()); err != nil {
 			return nil, err
@@ -673,7 +677,7 @@ func (s *Session) createTempView(cv *sql.CreateView, rec *recorder) (Result, err
 	}
 	s.temps[cv.Name] = &tempTable{name: tv.Name}
 	s.e.temps++
-	if !cv.Temp {
+	if !cv.Temp && readsTemp(rec) {
 		res.Notices = append(res.Notices, fmt.Sprintf("view %q will be a temporary view", cv.Name))
 	}
 	return res, nil

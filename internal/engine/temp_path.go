@@ -38,6 +38,14 @@ func (s *Session) tempBefore() ([]string, bool) {
 	return out, true
 }
 
+// createsInTemp reports whether the session's temporary schema is where
+// unqualified objects are created: search_path names pg_temp before
+// any schema that exists and may be used.
+func (s *Session) createsInTemp() bool {
+	before, named := s.tempBefore()
+	return named && len(before) == 0
+}
+
 // tempAt is where the session's temporary schema is in its search path,
 // as nameScope.tempAt holds it.
 func (s *Session) tempAt() int {

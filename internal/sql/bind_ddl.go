@@ -405,6 +405,12 @@ func (b *binder) bindCreateTableAs(ct *pg_query.CreateTableAsStmt) (Bound, error
 	if err != nil {
 		return nil, err
 	}
+	if into.Rel.Schemaname == "pg_temp" {
+		// PostgreSQL fills a materialized view as its owner, in a
+		// security-restricted operation, which may not make a
+		// temporary relation.
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "cannot create temporary table within security-restricted operation")
+	}
 	v.(*CreateView).NoData = into.SkipData
 	if err := b.viewOptions(into.Options, v.(*CreateView)); err != nil {
 		return nil, err
@@ -418,7 +424,7 @@ func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Bound, error) {
 		return nil, err
 	}
 	cv := v.(*CreateView)
-	cv.Replace, cv.Temp = vs.Replace, vs.View.Relpersistence == "t"
+	cv.Replace, cv.Temp, cv.InTemp = vs.Replace, vs.View.Relpersistence == "t", vs.View.Schemaname == "pg_temp"
 	if cv.SecurityInvoker, err = b.viewSecurityOptions(vs.Options); err != nil {
 		return nil, err
 	}

@@ -159,11 +159,12 @@ type CreateView struct {
 	Name         string
 	Materialized bool
 	IfNotExists  bool
-	// Replace is CREATE OR REPLACE VIEW; Temp is CREATE TEMP VIEW.
-	Replace, Temp bool
-	Plan          plan.Node // its columns carry the view's column names
-	Query         *Stmt     // the defining SELECT, for plain views
-	Definition    string    // the defining SELECT's text
+	// Replace is CREATE OR REPLACE VIEW; Temp is CREATE TEMP VIEW;
+	// InTemp a view made in pg_temp without TEMP, which is temporary too.
+	Replace, Temp, InTemp bool
+	Plan                  plan.Node // its columns carry the view's column names
+	Query                 *Stmt     // the defining SELECT, for plain views
+	Definition            string    // the defining SELECT's text
 	// Order is a materialized view's ORDER BY without LIMIT, over its
 	// columns: not maintained (the view is a set), the order its rows read
 	// back in. Nil when the ORDER BY reads columns the view does not have.
