@@ -171,7 +171,7 @@ func execChangeText(word, sig, owner string, old, next []aclItem, had bool) stri
 		switch at := find(next, it); {
 		case at < 0:
 			revoke(it, false)
-		case it.privs.Options() &^ next[at].privs.Options() != 0:
+		case it.privs.Options()&^next[at].privs.Options() != 0:
 			revoke(it, true)
 			kept = append(kept, next[at])
 		default:
@@ -183,7 +183,7 @@ func execChangeText(word, sig, owner string, old, next []aclItem, had bool) stri
 		case at < 0:
 			grant(it)
 			kept = append(kept, it)
-		case it.privs.Options() &^ old[at].privs.Options() != 0:
+		case it.privs.Options()&^old[at].privs.Options() != 0:
 			grant(it)
 			kept[find(kept, it)] = it
 		}
