@@ -5,8 +5,8 @@ import "testing"
 // TestGrantor14RoutineGrantorReopen: EXECUTE items granted by roles
 // holding the grant option on functions, procedures and aggregates, a
 // REVOKE taking a chain under CASCADE, an owner change merging items, a
-// grantor dropped since and default privileges come back from the file
-// as they were.
+// grantor dropped since, CREATE OR REPLACE and default privileges come
+// back from the file as they were.
 func TestGrantor14RoutineGrantorReopen(t *testing.T) {
 	db := reopenedFileDB(t, "grantor14.db", `CREATE ROLE a;
 CREATE ROLE b;
@@ -34,6 +34,7 @@ RESET ROLE;
 SET ROLE d;
 GRANT EXECUTE ON FUNCTION f(int) TO b;
 RESET ROLE;
+CREATE OR REPLACE FUNCTION f(int) RETURNS int LANGUAGE sql AS 'SELECT $1 + 1';
 CREATE PROCEDURE p() LANGUAGE sql AS 'SELECT 1';
 ALTER PROCEDURE p() OWNER TO o;
 REVOKE ALL ON PROCEDURE p() FROM PUBLIC;
