@@ -5,8 +5,8 @@ import "testing"
 // TestGrantor14RoutineGrantorReopen: EXECUTE items granted by roles
 // holding the grant option on functions, procedures and aggregates, a
 // REVOKE taking a chain under CASCADE, an owner change merging items, a
-// grantor dropped since, CREATE OR REPLACE and default privileges come
-// back from the file as they were.
+// grantor dropped since, CREATE OR REPLACE, a move, a rename and default
+// privileges come back from the file as they were.
 func TestGrantor14RoutineGrantorReopen(t *testing.T) {
 	db := reopenedFileDB(t, "grantor14.db", `CREATE ROLE a;
 CREATE ROLE b;
@@ -55,6 +55,9 @@ SET ROLE b;
 GRANT EXECUTE ON FUNCTION ag(int) TO c;
 RESET ROLE;
 CREATE OR REPLACE AGGREGATE ag(int) (SFUNC = add2, STYPE = int, INITCOND = '1');
+CREATE SCHEMA s;
+ALTER AGGREGATE ag(int) SET SCHEMA s;
+ALTER AGGREGATE s.ag(int) RENAME TO ag5;
 CREATE FUNCTION g() RETURNS int LANGUAGE sql AS 'SELECT 1';
 ALTER FUNCTION g() OWNER TO o;
 CREATE ROLE gone;
@@ -74,7 +77,7 @@ GRANT EXECUTE ON FUNCTION h() TO c;
 RESET ROLE`)
 	defer db.Close()
 	wantRows(t, db, []queryRows{
-		{"SELECT proname, proacl::text FROM pg_proc WHERE proname IN ('f', 'p', 'ag', 'g', 'h') ORDER BY 1", "[[ag {=X/o,o=X/o,a=X*/o,b=X*/a,c=X/b}] [f {=X/o,o=X/o,a=X*/o,b=X/a,c=X/a,d=X*/a,b=X/d}] [g {=X/o,o=X/o}] [h {=X/o,a=X/o,b=X*/o,o=X/o,c=X/b}] [p {a=X*/a,b=X/a}]]"},
+		{"SELECT proname, proacl::text FROM pg_proc WHERE proname IN ('f', 'p', 'ag5', 'g', 'h') ORDER BY 1", "[[ag5 {=X/o,o=X/o,a=X*/o,b=X*/a,c=X/b}] [f {=X/o,o=X/o,a=X*/o,b=X/a,c=X/a,d=X*/a,b=X/d}] [g {=X/o,o=X/o}] [h {=X/o,a=X/o,b=X*/o,o=X/o,c=X/b}] [p {a=X*/a,b=X/a}]]"},
 		{"SELECT has_function_privilege('d', 'f(int)', 'EXECUTE WITH GRANT OPTION'), has_function_privilege('b', 'f(int)', 'EXECUTE WITH GRANT OPTION')", "[[t f]]"},
 	})
 	if err := db.Exec("REVOKE EXECUTE ON FUNCTION f(int) FROM a"); err == nil {
