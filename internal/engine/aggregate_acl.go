@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -12,11 +10,11 @@ import (
 // An aggregate's EXECUTE privilege is kept on the aggregate
 // (sql.Aggregate's ACL) as a function's is (routine_acl.go): PostgreSQL's
 // default of PUBLIC and the owner until a GRANT or REVOKE … ON FUNCTION |
-// ROUTINE names it (or ALL FUNCTIONS | ROUTINES IN SCHEMA takes it), the
-// owner the grantor of every item. A call, ad hoc or through a view, is
+// ROUTINE names it (or ALL FUNCTIONS | ROUTINES IN SCHEMA takes it), its
+// items naming their grantors as a function's (routine_grantor.go). A call, ad hoc or through a view, is
 // checked after the statement binds, as the session's role: 42501
 // `permission denied for aggregate a`. The store keeps each GRANT and
-// REVOKE as a statement after the aggregate's own, replayed at open.
+// REVOKE as statements after the aggregate's own, replayed at open.
 
 // aggACL is the list of the roles that hold EXECUTE on a.
 func aggACL(a *sql.Aggregate) []string {
@@ -50,54 +48,50 @@ func (r *recorder) useAggregateCall(a *sql.Aggregate) {
 }
 
 // grantAggregates runs the part of a GRANT or REVOKE EXECUTE that names
-// the aggregates aggs: each the session's role may not grant on gives a
-// WARNING (or an error) as a function does; the others' ACLs change.
-func (s *Session) grantAggregates(g *sql.GrantRoutine, aggs []*sql.Aggregate, res *Result, tag string) error {
+// the aggregates aggs, on behalf of user, as a function's
+// (execGrantedBy): every aggregate's new items are worked out before any
+// changes.
+func (s *Session) grantAggregates(g *sql.GrantRoutine, aggs []*sql.Aggregate, res *Result, user string) error {
 	e := s.e
 	var mine []*sql.Aggregate
+	var nexts [][]aclItem
 	for _, a := range aggs {
-		if s.mustBeSuperuser("") != nil && !e.hasPrivsOf(s.userName(), aggOwnerName(a)) {
-			if !e.mayExecuteAgg(a, s.userName()) {
-				return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for function %s", e.bareName(a.Name))
-			}
-			for _, h := range e.heldRoles(s.userName()) {
-				if slices.Contains(a.ACLOptions, h) {
-					return pgerr.New(pgerr.FeatureNotSupported, "%s by a role holding a grant option is not supported", tag).
-						WithHint("the owner of function %s or a superuser grants and revokes its privileges", e.bareName(a.Name))
-				}
-			}
-			verb := map[bool]string{false: "were granted", true: "could be revoked"}[g.Revoke]
-			res.warn(fmt.Sprintf("no privileges %s for %q", verb, e.bareName(a.Name)))
+		if slices.Contains(mine, a) {
 			continue
 		}
-		if !slices.Contains(mine, a) {
-			mine = append(mine, a)
+		owner := aggOwnerName(a)
+		next, w, err := e.execGrantedBy(g, execItems(a.HasACL, a.ACL, a.ACLOptions, owner), owner, e.bareName(a.Name), user, s.restoring)
+		if err != nil {
+			return err
 		}
+		if w != "" {
+			res.warn(w)
+		}
+		mine, nexts = append(mine, a), append(nexts, next)
 	}
-	for _, a := range mine {
-		acl, opts := executeGranted(g, aggACL(a), a.ACLOptions)
-		if err := e.setAggregateACL(a, acl, opts, grantText(g, "FUNCTION", a.Signature())); err != nil {
+	for i, a := range mine {
+		if err := e.setAggregateItems(a, nexts[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// setAggregateACL gives a the list acl of the roles holding EXECUTE and
-// opts of those holding its grant option, in memory (a copy: a binding
-// under way keeps the aggregate it found) and in the store, which
-// records it as text, the statement that made it.
-func (e *Engine) setAggregateACL(a *sql.Aggregate, acl, opts []string, text string) error {
-	sig := a.Signature()
-	if err := e.saveRoutine(sig, sig, KindAggregate, "", text); err != nil {
+// setAggregateItems gives a the EXECUTE items next, in memory (a copy: a
+// binding under way keeps the aggregate it found) and in the store,
+// which records the change as the statements that make it.
+func (e *Engine) setAggregateItems(a *sql.Aggregate, next []aclItem) error {
+	sig, owner := a.Signature(), aggOwnerName(a)
+	old := execItems(a.HasACL, a.ACL, a.ACLOptions, owner)
+	if a.HasACL && slices.Equal(old, next) {
+		return nil
+	}
+	if err := e.saveRoutine(sig, sig, KindAggregate, "", execChangeText("FUNCTION", sig, owner, old, next, a.HasACL)); err != nil {
 		return err
 	}
 	b := *a
-	b.ACL, b.HasACL = acl, true
-	if len(opts) == 0 {
-		opts = nil
-	}
-	b.ACLOptions = opts
+	b.HasACL = true
+	b.ACL, b.ACLOptions = execKeys(next, owner)
 	for i, x := range e.aggs[a.Name] {
 		if x == a {
 			e.aggs[a.Name][i] = &b
@@ -106,55 +100,23 @@ func (e *Engine) setAggregateACL(a *sql.Aggregate, acl, opts []string, text stri
 	return nil
 }
 
-// grantText is the statement a store keeps for g's change of the
-// routine sig, a word (FUNCTION, PROCEDURE).
-func grantText(g *sql.GrantRoutine, word, sig string) string {
-	var b strings.Builder
-	verb, prep := "GRANT", "TO"
-	switch {
-	case g.Revoke && g.Option:
-		verb, prep = "REVOKE GRANT OPTION FOR", "FROM"
-	case g.Revoke:
-		verb, prep = "REVOKE", "FROM"
-	}
-	fmt.Fprintf(&b, "%s EXECUTE ON %s %s %s ", verb, word, routineSQLName(sig), prep)
-	for i, r := range g.Roles {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(defACLGrantee(r))
-	}
-	if g.Option && !g.Revoke {
-		b.WriteString(" WITH GRANT OPTION")
-	}
-	return b.String()
-}
-
 // aggACLText is the statements that give a, made again by CREATE OR
 // REPLACE, the ACL it kept: "" for the default.
 func aggACLText(a *sql.Aggregate) string {
 	if !a.HasACL {
 		return ""
 	}
-	on := " ON FUNCTION " + routineSQLName(a.Signature()) + " "
-	out := []string{"REVOKE ALL" + on + "FROM PUBLIC, " + sql.QuoteIdent(aggOwnerName(a))}
-	for _, r := range a.ACL {
-		stmt := "GRANT EXECUTE" + on + "TO " + defACLGrantee(r)
-		if slices.Contains(a.ACLOptions, r) {
-			stmt += " WITH GRANT OPTION"
-		}
-		out = append(out, stmt)
-	}
-	return strings.Join(out, ";\n")
+	owner := aggOwnerName(a)
+	return execChangeText("FUNCTION", a.Signature(), owner, execItems(false, nil, nil, owner), execItems(true, a.ACL, a.ACLOptions, owner), false)
 }
 
 // aggExecuteGrantees lists, as DROP ROLE's DETAIL does, the aggregates
-// on which role holds EXECUTE by a GRANT.
+// whose EXECUTE items name role, as grantee or grantor.
 func (e *Engine) aggExecuteGrantees(role string) []string {
 	var out []string
 	for _, name := range sortedKeys(e.aggs) {
 		for _, a := range e.aggs[name] {
-			if a.HasACL && aggOwnerName(a) != role && slices.Contains(a.ACL, role) {
+			if execNamesRole(a.HasACL, a.ACL, aggOwnerName(a), role) {
 				out = append(out, "privileges for function "+a.Signature())
 			}
 		}
@@ -171,15 +133,5 @@ func (e *Engine) applyAggDefaultACL(a *sql.Aggregate) error {
 	if !differs {
 		return nil
 	}
-	b := *a
-	b.ACL, b.HasACL, b.ACLOptions = []string{}, true, nil
-	for _, r := range aclOrder(acl) {
-		if acl[r]&sql.PrivExecute != 0 {
-			b.ACL = append(b.ACL, r)
-		}
-		if acl[r].Options() != 0 {
-			b.ACLOptions = append(b.ACLOptions, r)
-		}
-	}
-	return e.setAggregateACL(a, b.ACL, b.ACLOptions, aggACLText(&b))
+	return e.setAggregateItems(a, defaultExecItems(acl, owner))
 }

@@ -429,7 +429,7 @@ func (e *Engine) applyDefaultACLs(before defACLSnapshot) error {
 
 // applyRoutineDefaultACL gives the routine f, just created, its owner's
 // default EXECUTE privileges; the store records them as the REVOKE and
-// GRANT that make them from the built-in default.
+// GRANT statements that make them from the built-in default.
 func (e *Engine) applyRoutineDefaultACL(f *sql.Function) error {
 	owner := routineOwnerName(f)
 	sch, _ := e.splitObject(f.Name)
@@ -437,50 +437,7 @@ func (e *Engine) applyRoutineDefaultACL(f *sql.Function) error {
 	if !differs {
 		return nil
 	}
-	list := aclOrder(acl)
-	var gone, added []string
-	for _, r := range aclOrder(builtinACL('f', owner)) {
-		if acl[r] == 0 {
-			gone = append(gone, r)
-		}
-	}
-	for _, r := range list {
-		if r != "" && r != owner {
-			added = append(added, r)
-		}
-	}
-	cur := func() *sql.Function {
-		_, i := e.function(f.Signature(), f.Name)
-		return e.funcs[f.Name][i]
-	}
-	if len(gone) > 0 {
-		if err := e.setRoutineACL(cur(), aclChanged(routineACL(cur()), gone, true), aclChanged(cur().ACLOptions, gone, true), &sql.GrantRoutine{Revoke: true, Roles: gone}); err != nil {
-			return err
-		}
-	}
-	if len(added) > 0 {
-		if err := e.setRoutineACL(cur(), list, cur().ACLOptions, &sql.GrantRoutine{Roles: added}); err != nil {
-			return err
-		}
-	}
-	var options []string
-	for _, r := range list {
-		if acl[r].Options() != 0 {
-			options = append(options, r)
-		}
-	}
-	if len(options) > 0 {
-		opts := slices.Clone(cur().ACLOptions)
-		for _, r := range options {
-			if !slices.Contains(opts, r) {
-				opts = append(opts, r)
-			}
-		}
-		if err := e.setRoutineACL(cur(), list, opts, &sql.GrantRoutine{Roles: options, Option: true}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return e.setRoutineItems(f, defaultExecItems(acl, owner))
 }
 
 // moveSchemaDefaultACLs gives the entries of schema old to schema new,

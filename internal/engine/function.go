@@ -180,6 +180,15 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 			return Result{}, err
 		}
 	}
+	if old != nil && old.HasACL {
+		// CREATE OR REPLACE keeps the routine's privileges, as its owner.
+		f.ACL, f.HasACL, f.ACLOptions = old.ACL, true, old.ACLOptions
+		owner := routineOwnerName(f)
+		text := execChangeText(routineWord(f), sig, owner, execItems(false, nil, nil, owner), execItems(true, f.ACL, f.ACLOptions, owner), false)
+		if err := e.saveRoutine(sig, sig, KindFunction, rec.text, text); err != nil {
+			return Result{}, err
+		}
+	}
 	if old != nil {
 		e.funcs[f.Name][i] = f
 	} else {

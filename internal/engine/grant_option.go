@@ -12,9 +12,9 @@ import (
 // privileges, REVOKE GRANT OPTION FOR takes the options alone and REVOKE
 // the privileges with their options. On a relation, a role holding an
 // option grants as the grantor of the items it makes (acl_items.go), as on
-// schemas and the database (schema_grantor.go, database_grantor.go); on
-// other objects superusers and the object's owner (or a member of it)
-// grant, as the owner.
+// schemas, the database and routines (schema_grantor.go,
+// database_grantor.go, routine_grantor.go); on other objects superusers
+// and the object's owner (or a member of it) grant, as the owner.
 
 // checkGrantOption refuses a grant option given to PUBLIC (0LP01, as
 // PostgreSQL's "grant options can only be granted to roles").

@@ -283,7 +283,9 @@ func (s *Session) dropOwnedStmts(d *pg_query.DropOwnedStmt) ([]string, error) {
 		for _, f := range e.funcs[name] {
 			for _, r := range roles {
 				if f.HasACL && routineOwnerName(f) != r && containsRole(f.ACL, r) {
-					out = append(out, fmt.Sprintf("REVOKE ALL ON %s %s FROM %s", routineWord(f), routineSQLName(f.Signature()), to))
+					// CASCADE: what the roles granted with their options
+					// goes too, as PostgreSQL's RemoveRoleFromObjectACL.
+					out = append(out, fmt.Sprintf("REVOKE ALL ON %s %s FROM %s CASCADE", routineWord(f), routineSQLName(f.Signature()), to))
 					break
 				}
 			}
@@ -292,7 +294,7 @@ func (s *Session) dropOwnedStmts(d *pg_query.DropOwnedStmt) ([]string, error) {
 	for _, name := range sortedKeys(e.aggs) {
 		for _, a := range e.aggs[name] {
 			if a.HasACL && slices.ContainsFunc(roles, func(r string) bool { return aggOwnerName(a) != r && containsRole(a.ACL, r) }) {
-				out = append(out, fmt.Sprintf("REVOKE ALL ON FUNCTION %s FROM %s", routineSQLName(a.Signature()), to))
+				out = append(out, fmt.Sprintf("REVOKE ALL ON FUNCTION %s FROM %s CASCADE", routineSQLName(a.Signature()), to))
 			}
 		}
 	}

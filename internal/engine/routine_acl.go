@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -10,26 +9,26 @@ import (
 )
 
 // The EXECUTE privilege of functions and procedures is kept on the
-// routine (sql.Function's ACL): the roles that hold it, in the order
-// pg_proc.proacl lists them, or, until a GRANT or REVOKE names the
+// routine (sql.Function's ACL): its items, in the order pg_proc.proacl
+// lists them (routine_grantor.go), or, until a GRANT or REVOKE names the
 // routine, PostgreSQL's default of PUBLIC and the owner. A call is
 // checked after the statement binds (authorize), as the session's role:
 // the routines a view calls too, as PostgreSQL checks them (a view's
 // owner matters for its relations only); the body of a SECURITY DEFINER
 // routine runs as the routine's owner, and is checked so. Superusers may call
-// any routine; built-in functions are PUBLIC's. Only the owner and
-// superusers grant; the grantor is the owner, as PostgreSQL records a
-// superuser's grant. The store keeps each GRANT and REVOKE as a
-// statement after the routine's own (saveRoutine), replayed at open.
+// any routine; built-in functions are PUBLIC's. Superusers, the owner and
+// its members grant as the owner; a role holding the grant option grants
+// as itself (routine_grantor.go). The store keeps each GRANT and REVOKE
+// as statements after the routine's own (saveRoutine), replayed at open.
 
-// routineACL is the list of the roles that hold EXECUTE on f.
+// routineACL is the keys of the items of f's EXECUTE.
 func routineACL(f *sql.Function) []string {
 	return executeACL(f.HasACL, f.ACL, routineOwnerName(f))
 }
 
-// executeACL is the list of the roles that hold EXECUTE on a routine or
-// an aggregate of ACL acl (has: one set by GRANT or REVOKE) and owner
-// owner: PUBLIC ("") and the owner by default.
+// executeACL is the keys of the items of EXECUTE on a routine or an
+// aggregate of ACL acl (has: one set by GRANT or REVOKE) and owner owner:
+// PUBLIC's ("") and the owner's by default.
 func executeACL(has bool, acl []string, owner string) []string {
 	if has {
 		return acl
@@ -44,70 +43,19 @@ func (e *Engine) mayExecute(f *sql.Function, role string) bool {
 
 // holdsExecute reports whether role holds EXECUTE by acl, a list of
 // executeACL: PUBLIC's, its own, or that of a role whose privileges it
-// holds.
+// holds, from any grantor.
 func (e *Engine) holdsExecute(acl []string, role string) bool {
 	held := e.heldRoles(role)
-	for _, r := range acl {
-		if r == "" || slices.Contains(held, r) {
+	for _, k := range acl {
+		if r := execGrantee(k); r == "" || slices.Contains(held, r) {
 			return true
 		}
 	}
 	return false
 }
 
-// aclChanged is acl with roles given EXECUTE (appended, as PostgreSQL's
-// aclupdate adds a grantee) or, revoke, deprived of it.
-func aclChanged(acl []string, roles []string, revoke bool) []string {
-	out := slices.Clone(acl)
-	if out == nil {
-		out = []string{}
-	}
-	for _, r := range roles {
-		i := slices.Index(out, r)
-		switch {
-		case revoke && i >= 0:
-			out = slices.Delete(out, i, i+1)
-		case !revoke && i < 0:
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// executeGranted is a routine's or an aggregate's EXECUTE holders acl
-// and grant options opts after g.
-func executeGranted(g *sql.GrantRoutine, acl, opts []string) ([]string, []string) {
-	switch {
-	case g.Revoke && g.Option:
-		opts = aclChanged(opts, g.Roles, true)
-	case g.Revoke:
-		acl, opts = aclChanged(acl, g.Roles, true), aclChanged(opts, g.Roles, true)
-	case g.Option:
-		acl, opts = aclChanged(acl, g.Roles, false), aclChanged(opts, g.Roles, false)
-	default:
-		acl = aclChanged(acl, g.Roles, false)
-	}
-	return acl, opts
-}
-
-// aclNewOwner is acl of a routine given from owner old to owner new: the
-// old owner's item becomes the new owner's, merged with an item the new
-// owner held, as PostgreSQL's aclnewowner does.
-func aclNewOwner(acl []string, old, new string) []string {
-	out := make([]string, 0, len(acl))
-	for _, r := range acl {
-		if r == old {
-			r = new
-		}
-		if !slices.Contains(out, r) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// routineProACL is pg_proc.proacl of f: NULL for the default, else an
-// aclitem per role, granted by the owner.
+// routineProACL is pg_proc.proacl of f: NULL for the default, else its
+// items.
 func routineProACL(f *sql.Function) any {
 	return proACL(f.HasACL, f.ACL, f.ACLOptions, routineOwnerName(f))
 }
@@ -118,13 +66,14 @@ func proACL(has bool, acl, opts []string, owner string) any {
 	if !has {
 		return nil
 	}
-	o := aclRole(owner)
-	out := make([]string, len(acl))
-	for i, r := range acl {
-		out[i] = aclRole(r) + "=X/" + o
-		if slices.Contains(opts, r) {
-			out[i] = aclRole(r) + "=X*/" + o
+	items := execItems(true, acl, opts, owner)
+	out := make([]string, len(items))
+	for i, it := range items {
+		star := ""
+		if it.privs.Options() != 0 {
+			star = "*"
 		}
+		out[i] = aclRole(it.grantee) + "=X" + star + "/" + aclRole(it.grantor)
 	}
 	return out
 }
@@ -249,83 +198,54 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Tag: tag}
+	user := s.userName()
+	if s.mustBeSuperuser("") == nil {
+		user = SuperuserName
+	}
+	// Every routine's new items are worked out before any changes, so
+	// that an error (42501, 2BP01) leaves them all as they were.
 	var mine []*sql.Function
+	var nexts [][]aclItem
 	for _, f := range fns {
-		if s.mustBeSuperuser("") != nil && !e.hasPrivsOf(s.userName(), routineOwnerName(f)) {
-			if !e.mayExecute(f, s.userName()) {
-				return Result{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", routineKind(nil, f.Procedure), e.bareName(f.Name))
-			}
-			// A role holding the grant option grants in PostgreSQL as the
-			// grantor of the items it makes, which proacl here, whose
-			// every item the owner granted, cannot record.
-			for _, h := range e.heldRoles(s.userName()) {
-				if slices.Contains(f.ACLOptions, h) {
-					return Result{}, pgerr.New(pgerr.FeatureNotSupported, "%s by a role holding a grant option is not supported", tag).
-						WithHint("the owner of %s %s or a superuser grants and revokes its privileges", routineKind(nil, f.Procedure), e.bareName(f.Name))
-				}
-			}
-			// A role without the grant option grants nothing, with a
-			// warning, as in PostgreSQL.
-			verb := "were granted"
-			if g.Revoke {
-				verb = "could be revoked"
-			}
-			res.warn(fmt.Sprintf("no privileges %s for %q", verb, e.bareName(f.Name)))
+		if slices.Contains(mine, f) {
 			continue
 		}
-		if !slices.Contains(mine, f) {
-			mine = append(mine, f)
+		owner := routineOwnerName(f)
+		next, w, err := e.execGrantedBy(g, execItems(f.HasACL, f.ACL, f.ACLOptions, owner), owner, e.bareName(f.Name), user, s.restoring)
+		if err != nil {
+			return Result{}, err
 		}
+		if w != "" {
+			res.warn(w)
+		}
+		mine, nexts = append(mine, f), append(nexts, next)
 	}
-	if err := s.grantAggregates(g, aggs, &res, tag); err != nil {
+	if err := s.grantAggregates(g, aggs, &res, user); err != nil {
 		return Result{}, err
 	}
-	for _, f := range mine {
-		acl, opts := executeGranted(g, routineACL(f), f.ACLOptions)
-		if err := e.setRoutineACL(f, acl, opts, g); err != nil {
+	for i, f := range mine {
+		if err := e.setRoutineItems(f, nexts[i]); err != nil {
 			return Result{}, err
 		}
 	}
 	return res, nil
 }
 
-// setRoutineACL gives f the list acl of the roles that hold EXECUTE, in
-// memory and in the store, which records it as the GRANT or REVOKE of
-// roles that made it.
-func (e *Engine) setRoutineACL(f *sql.Function, acl, opts []string, gr *sql.GrantRoutine) error {
-	sig := f.Signature()
-	var b strings.Builder
-	roles := gr.Roles
-	verb, prep := "GRANT", "TO"
-	switch {
-	case gr.Revoke && gr.Option:
-		verb, prep = "REVOKE GRANT OPTION FOR", "FROM"
-	case gr.Revoke:
-		verb, prep = "REVOKE", "FROM"
+// setRoutineItems gives f the EXECUTE items next, in memory and in the
+// store, which records the change as the statements that make it
+// (execChangeText).
+func (e *Engine) setRoutineItems(f *sql.Function, next []aclItem) error {
+	sig, owner := f.Signature(), routineOwnerName(f)
+	old := execItems(f.HasACL, f.ACL, f.ACLOptions, owner)
+	if f.HasACL && slices.Equal(old, next) {
+		return nil
 	}
-	fmt.Fprintf(&b, "%s EXECUTE ON %s %s %s ", verb, routineWord(f), routineSQLName(sig), prep)
-	for i, r := range roles {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if r == "" {
-			b.WriteString("PUBLIC")
-		} else {
-			b.WriteString(sql.QuoteIdent(r))
-		}
-	}
-	if gr.Option && !gr.Revoke {
-		b.WriteString(" WITH GRANT OPTION")
-	}
-	if err := e.saveRoutine(sig, sig, KindFunction, f.SQL, b.String()); err != nil {
+	if err := e.saveRoutine(sig, sig, KindFunction, f.SQL, execChangeText(routineWord(f), sig, owner, old, next, f.HasACL)); err != nil {
 		return err
 	}
 	g := *f // a binding under way keeps the function it found
-	g.ACL, g.HasACL = acl, true
-	if len(opts) == 0 {
-		opts = nil
-	}
-	g.ACLOptions = opts
+	g.HasACL = true
+	g.ACL, g.ACLOptions = execKeys(next, owner)
 	g.Compiled = nil
 	_, i := e.function(sig, f.Name)
 	e.funcs[f.Name][i] = &g
@@ -348,13 +268,13 @@ func (e *Engine) routineOfKind(ref sql.FuncRef, kind string) (*sql.Function, err
 	return nil, err
 }
 
-// executeGrantees lists, as DROP ROLE's DETAIL does, the routines on
-// which role holds EXECUTE by a GRANT.
+// executeGrantees lists, as DROP ROLE's DETAIL does, the routines whose
+// EXECUTE items name role, as grantee or grantor.
 func (e *Engine) executeGrantees(role string) []string {
 	var out []string
 	for _, name := range sortedKeys(e.funcs) {
 		for _, f := range e.funcs[name] {
-			if f.HasACL && routineOwnerName(f) != role && slices.Contains(f.ACL, role) {
+			if execNamesRole(f.HasACL, f.ACL, routineOwnerName(f), role) {
 				out = append(out, "privileges for function "+f.Signature()) // PostgreSQL 15 says function of a procedure too
 			}
 		}

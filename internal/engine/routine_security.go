@@ -246,8 +246,7 @@ func (e *Engine) alterSecurity(s *Session, f, g *sql.Function, a *sql.AlterFunct
 			g.Owner = ""
 		}
 		if g.HasACL {
-			g.ACL = aclNewOwner(g.ACL, routineOwnerName(f), routineOwnerName(g))
-			g.ACLOptions = slices.DeleteFunc(slices.Clone(g.ACLOptions), func(r string) bool { return r == routineOwnerName(g) })
+			g.ACL, g.ACLOptions = execNewOwner(g.ACL, g.ACLOptions, routineOwnerName(f), routineOwnerName(g))
 		}
 	}
 	had, has := f.SecDef || len(f.Config) > 0, g.SecDef || len(g.Config) > 0

@@ -492,11 +492,9 @@ func (e *Engine) sysCatalogFor(path []string, own string) *expr.SysCatalog {
 		}
 		if p.acl != nil {
 			g := map[string]uint8{}
-			for _, role := range p.execs {
-				g[role] = uint8(sql.PrivExecute)
-			}
-			for _, role := range p.execOptions {
-				addGrantOption(sc, p.oid, "", role, sql.PrivExecute.WithOption())
+			for _, it := range p.execs {
+				g[it.grantee] = uint8(sql.PrivExecute)
+				addGrantOption(sc, p.oid, "", it.grantee, it.privs)
 			}
 			sc.Grants[p.oid] = g
 		}

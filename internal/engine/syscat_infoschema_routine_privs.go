@@ -1,14 +1,14 @@
 package engine
 
 import (
-	"slices"
 	"strconv"
 )
 
 // information_schema.routine_privileges and role_routine_grants (the same
 // rows for a superuser): EXECUTE on each function, procedure and aggregate
 // CREATE made, from its proacl (routine_acl.go): the owner's, grantable, and
-// PUBLIC's while the routine has the default, else the roles granted it.
+// PUBLIC's while the routine has the default, else one row per item, with
+// its grantor.
 
 func init() {
 	cols := "grantor:sql_identifier,grantee:sql_identifier,specific_catalog:sql_identifier,specific_schema:sql_identifier," +
@@ -32,23 +32,23 @@ func infoRoutinePrivileges(o *catalogObjects, r *catRows) {
 				owner = ro.name
 			}
 		}
-		add := func(grantee string, grantable bool) {
+		add := func(grantor, grantee string, grantable bool) {
 			if grantee == "" {
 				grantee = "PUBLIC"
 			}
-			r.add("grantor", owner, "grantee", grantee, "specific_catalog", DatabaseName, "specific_schema", sc,
+			r.add("grantor", grantor, "grantee", grantee, "specific_catalog", DatabaseName, "specific_schema", sc,
 				"specific_name", name+"_"+strconv.FormatUint(uint64(p.oid), 10), "routine_catalog", DatabaseName,
 				"routine_schema", sc, "routine_name", name, "privilege_type", "EXECUTE", "is_grantable", yesNo(grantable))
 		}
-		add(owner, true)
 		if p.acl == nil {
-			add("", false)
+			add(owner, owner, true)
+			add(owner, "", false)
 			continue
 		}
-		for _, role := range p.execs {
-			if role != owner {
-				add(role, slices.Contains(p.execOptions, role))
-			}
+		// An item is grantable when held with its option or by a member
+		// of the owner, as PostgreSQL's view reads it.
+		for _, it := range p.execs {
+			add(it.grantor, it.grantee, it.privs.Options() != 0 || (it.grantee != "" && o.e.hasPrivsOf(it.grantee, owner)))
 		}
 	}
 }

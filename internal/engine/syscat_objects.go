@@ -236,11 +236,9 @@ type catProc struct {
 	secdef bool
 	config []string
 	// acl is proacl (routine_acl.go): nil for the default; execs are
-	// the roles holding EXECUTE then ("" for PUBLIC).
+	// its items then (routine_grantor.go).
 	acl   any
-	execs []string
-	// execOptions are the roles of execs holding the grant option.
-	execOptions []string
+	execs []aclItem
 	// all are the parameters of every mode (syscat_proc_args.go).
 	all procArgs
 }
@@ -827,7 +825,7 @@ func (e *Engine) catalogProcs() []catProc {
 			p.key = f.Signature()
 			p.owner, p.secdef, p.config = e.roleOID(routineOwnerName(f)), f.SecDef, f.Config
 			if f.HasACL {
-				p.acl, p.execs, p.execOptions = routineProACL(f), f.ACL, f.ACLOptions
+				p.acl, p.execs = routineProACL(f), execItems(true, f.ACL, f.ACLOptions, routineOwnerName(f))
 			}
 			out = append(out, p)
 		}

@@ -26,21 +26,24 @@ func pgShdependObjects(o *catalogObjects, r *catRows, db uint32) {
 		}
 	}
 	for _, p := range o.procs {
-		if p.owner == 0 || p.key == "" {
+		if p.key == "" {
 			continue
 		}
-		owner := ""
+		owner := SuperuserName
 		for _, ro := range o.roles {
-			if ro.oid == p.owner {
+			if ro.oid == p.owner && p.owner != 0 {
 				owner = ro.name
 			}
 		}
-		add(1255, p.oid, owner, "o")
-		if p.acl != nil {
-			for _, role := range p.execs {
-				if role != "" && role != owner {
-					add(1255, p.oid, role, "a")
-				}
+		if p.owner != 0 {
+			add(1255, p.oid, owner, "o")
+		}
+		// Grantees and grantors alike, as PostgreSQL's aclmembers, of a
+		// routine the built-in superuser owns too; that superuser is
+		// pinned, never recorded.
+		for _, role := range aclRoles(p.execs, owner) {
+			if role != "" && role != SuperuserName {
+				add(1255, p.oid, role, "a")
 			}
 		}
 	}

@@ -222,7 +222,7 @@ func (e *Engine) catalogAggregates() []catProc {
 			p.agg = e.catalogAgg(a)
 			p.key = a.Signature()
 			if a.HasACL {
-				p.acl, p.execs, p.execOptions = aggProACL(a), a.ACL, a.ACLOptions
+				p.acl, p.execs = aggProACL(a), execItems(true, a.ACL, a.ACLOptions, aggOwnerName(a))
 			}
 			out = append(out, p)
 		}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -120,8 +119,7 @@ func (e *Engine) setAggregateOwner(ag *sql.Aggregate, role string) {
 		b.Owner = ""
 	}
 	if b.HasACL {
-		b.ACL = aclNewOwner(b.ACL, aggOwnerName(ag), aggOwnerName(&b))
-		b.ACLOptions = slices.DeleteFunc(slices.Clone(b.ACLOptions), func(r string) bool { return r == aggOwnerName(&b) })
+		b.ACL, b.ACLOptions = execNewOwner(b.ACL, b.ACLOptions, aggOwnerName(ag), aggOwnerName(&b))
 	}
 	for i, x := range e.aggs[ag.Name] {
 		if x == ag {

@@ -25,13 +25,18 @@ type GrantRoutine struct {
 	// Option is WITH GRANT OPTION of a GRANT and GRANT OPTION FOR of a
 	// REVOKE.
 	Option bool
+	// Cascade is REVOKE's CASCADE.
+	Cascade bool
+	// Grantor is the role a store's statement grants as (GRANTED BY
+	// naming another role than the current user), else empty.
+	Grantor string
 }
 
 func (*GrantRoutine) bound() {}
 
 // bindGrantRoutine binds GRANT or REVOKE on routines; ok is false for
 // other objects.
-func (b *binder) bindGrantRoutine(s *pg_query.GrantStmt, verb string) (Bound, bool, error) {
+func (b *binder) bindGrantRoutine(s *pg_query.GrantStmt, verb, grantor string) (Bound, bool, error) {
 	kind := map[pg_query.ObjectType]string{pg_query.ObjectType_OBJECT_FUNCTION: "function",
 		pg_query.ObjectType_OBJECT_PROCEDURE: "procedure", pg_query.ObjectType_OBJECT_ROUTINE: "routine"}[s.Objtype]
 	if kind == "" {
@@ -42,7 +47,7 @@ func (b *binder) bindGrantRoutine(s *pg_query.GrantStmt, verb string) (Bound, bo
 			return nil, true, pgerr.New("0LP01", "invalid privilege type %s for %s", strings.ToUpper(p.PrivName), kind)
 		}
 	}
-	g := &GrantRoutine{Revoke: !s.IsGrant, Kind: kind, Option: s.GrantOption}
+	g := &GrantRoutine{Revoke: !s.IsGrant, Kind: kind, Option: s.GrantOption, Cascade: s.Behavior == pg_query.DropBehavior_DROP_CASCADE, Grantor: grantor}
 	switch s.Targtype {
 	case pg_query.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA:
 		g.Schemas = []string{}

@@ -214,7 +214,7 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 	if s.Objtype == pg_query.ObjectType_OBJECT_TYPE || s.Objtype == pg_query.ObjectType_OBJECT_DOMAIN {
 		return b.bindGrantType(s, verb)
 	}
-	if g, ok, err := b.bindGrantRoutine(s, verb); ok {
+	if g, ok, err := b.bindGrantRoutine(s, verb, grantor); ok {
 		return g, err
 	}
 	seq := s.Objtype == pg_query.ObjectType_OBJECT_SEQUENCE
