@@ -49,11 +49,13 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 	if err := s.schemasAllowed(g.Types); err != nil {
 		return Result{}, err
 	}
+	refused := map[string]bool{}
 	for _, name := range g.Types {
 		if builtin, err := e.checkGrantableType(name, g.Domain); err != nil {
 			// A built-in type is the superuser's: another role grants
 			// nothing on it, with the warning below, as in PostgreSQL.
 			if builtin && s.mustBeSuperuser("") != nil {
+				refused[name] = true
 				continue
 			}
 			return Result{}, err
@@ -67,52 +69,39 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 	if err := checkGrantOption(g.Option, g.Revoke, g.Roles); err != nil {
 		return Result{}, err
 	}
-	// Every type is checked before any changes, so that an error
-	// leaves none changed.
-	res := Result{Tag: tag}
-	var mine []string
+	// Every type's new items are worked out before any changes, so that
+	// an error (42501, 2BP01) leaves them all as they were; a type named
+	// twice sees the first's changes, as in PostgreSQL.
+	pending := map[string][]aclItem{}
+	var changed, warnings []string
 	for _, name := range g.Types {
-		if s.mustBeSuperuser("") != nil && !e.hasPrivsOf(s.userName(), e.typeOwner(name)) {
-			if !e.typeUsable(s.userName(), name) {
-				return Result{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for type %s", e.bareName(name))
-			}
-			if e.typeOptionHeld(s.userName(), name) {
-				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "%s by a role holding a grant option is not supported", tag).
-					WithHint("the owner of type %s or a superuser grants and revokes its privileges", e.bareName(name))
-			}
-			// A role without the grant option grants nothing, with a
-			// warning, as in PostgreSQL.
+		if refused[name] {
+			// A relation's row type another role than a superuser names
+			// changes nothing here.
 			verb := map[bool]string{false: "were granted", true: "could be revoked"}[g.Revoke]
-			res.warn(fmt.Sprintf("no privileges %s for %q", verb, e.bareName(name)))
+			warnings = append(warnings, fmt.Sprintf("no privileges %s for %q", verb, e.bareName(name)))
 			continue
 		}
-		if !slices.Contains(mine, name) {
-			mine = append(mine, name)
+		items, ok := pending[name]
+		if !ok {
+			items = e.typeItems(name)
+			changed = append(changed, name)
 		}
+		next, w, err := e.grantTypeBy(g, name, items, s.userName())
+		if err != nil {
+			return Result{}, err
+		}
+		if w != "" {
+			warnings = append(warnings, w)
+		}
+		pending[name] = next
 	}
-	for _, name := range mine {
-		acl, _ := e.typeACL(name)
-		acl = slices.Clone(acl)
-		opts := slices.Clone(e.typeOptions[name])
-		for _, r := range g.Roles {
-			at := slices.Index(acl, r)
-			switch {
-			case g.Revoke && g.Option:
-				opts = slices.DeleteFunc(opts, func(o string) bool { return o == r })
-			case g.Revoke && at >= 0:
-				acl = slices.Delete(acl, at, at+1)
-			case !g.Revoke && at < 0:
-				acl = append(acl, r)
-			}
-			if !g.Revoke && g.Option && !slices.Contains(opts, r) {
-				opts = append(opts, r)
-			}
-		}
-		if err := e.setTypeACLWith(name, acl, opts); err != nil {
+	for _, name := range changed {
+		if err := e.setTypeItems(name, pending[name]); err != nil {
 			return Result{}, err
 		}
 	}
-	return res, nil
+	return withWarnings(Result{Tag: tag}, warnings), nil
 }
 
 // checkGrantableType refuses a GRANT on name unless it is a type or
@@ -201,14 +190,18 @@ func (e *Engine) setTypeACLWith(name string, acl, opts []string) error {
 }
 
 // typeACLStatements are the statements that make the ACL acl of the
-// type name, owned by owner, from the default.
+// type name, owned by owner, from the default: an item another role than
+// the owner granted names its grantor (GRANTED BY).
 func typeACLStatements(name, owner string, acl, opts []string) string {
 	on := " ON TYPE " + quoteKey(name) + " "
 	out := []string{"REVOKE ALL" + on + "FROM PUBLIC", "REVOKE ALL" + on + "FROM " + sql.QuoteIdent(owner)}
-	for _, r := range acl {
-		stmt := "GRANT USAGE" + on + "TO " + defACLGrantee(r)
-		if slices.Contains(opts, r) {
+	for _, it := range typeKeyItems(acl, opts, owner) {
+		stmt := "GRANT USAGE" + on + "TO " + defACLGrantee(it.grantee)
+		if it.privs.Options() != 0 {
 			stmt += " WITH GRANT OPTION"
+		}
+		if it.grantor != owner {
+			stmt += " GRANTED BY " + sql.QuoteIdent(it.grantor)
 		}
 		out = append(out, stmt)
 	}
@@ -221,13 +214,14 @@ func (e *Engine) typeACLText(name string) any {
 	if !ok {
 		return nil
 	}
-	owner := aclRole(e.typeOwner(name))
-	out := make([]string, len(acl))
-	for i, r := range acl {
-		out[i] = aclRole(r) + "=U/" + owner
-		if slices.Contains(e.typeOptions[name], r) {
-			out[i] = aclRole(r) + "=U*/" + owner
+	items := typeKeyItems(acl, e.typeOptions[name], e.typeOwner(name))
+	out := make([]string, len(items))
+	for i, it := range items {
+		letters := "U"
+		if it.privs.Options() != 0 {
+			letters = "U*"
 		}
+		out[i] = aclRole(it.grantee) + "=" + letters + "/" + aclRole(it.grantor)
 	}
 	return out
 }
@@ -239,16 +233,7 @@ func (e *Engine) typeUsable(role, name string) bool {
 	if r := e.roles[role]; role == SuperuserName || r != nil && r.superuser {
 		return true
 	}
-	acl, _ := e.typeACL(name)
-	if slices.Contains(acl, "") {
-		return true
-	}
-	for _, h := range e.heldRoles(role) {
-		if slices.Contains(acl, h) {
-			return true
-		}
-	}
-	return false
+	return e.aclMask(e.typeItems(name), role, e.typeOwner(name), sql.PrivUsage) != 0
 }
 
 // typeKeyOf is the key of the user type or domain a column of type t
@@ -311,31 +296,23 @@ func (s *Session) mayUseColumnTypes(cols []sql.ColumnDef, isNew func(i int) bool
 }
 
 // typeACLNewOwner puts the type name's new owner in the old one's items
-// of its ACL, as PostgreSQL's aclnewowner: an item of the new owner
-// already there merges into the first.
+// of its ACL, as grantee and grantor, as PostgreSQL's aclnewowner: an
+// item then the same as one before it merges into the first. The type is
+// already owner's.
 func (e *Engine) typeACLNewOwner(name, old, owner string) error {
 	acl, ok := e.typeACLs[name]
 	if !ok {
 		return nil
 	}
-	next := make([]string, 0, len(acl))
-	for _, r := range acl {
-		if r == old {
-			r = owner
-		}
-		if !slices.Contains(next, r) {
-			next = append(next, r)
-		}
-	}
-	return e.setTypeACL(name, next)
+	return e.setTypeItems(name, typeItemsNewOwner(typeKeyItems(acl, e.typeOptions[name], old), old, owner))
 }
 
 // typeACLGrantees lists, as DROP ROLE's DETAIL does, the types on which
-// role holds USAGE by a GRANT.
+// role holds USAGE by a GRANT or granted it.
 func (e *Engine) typeACLGrantees(role string) []string {
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
-		if slices.Contains(e.typeACLs[name], role) && e.typeOwner(name) != role {
+		if slices.Contains(aclRoles(e.typeItems(name), e.typeOwner(name)), role) {
 			out = append(out, "privileges for type "+name)
 		}
 	}
@@ -343,18 +320,20 @@ func (e *Engine) typeACLGrantees(role string) []string {
 }
 
 // dropOwnedTypeACLs are DROP OWNED's statements for the types'
-// privileges of roles.
+// privileges of roles, which take with them (CASCADE) what the roles
+// granted through their options, as PostgreSQL's RemoveRoleFromObjectACL.
 func (e *Engine) dropOwnedTypeACLs(roles []string) []string {
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
+		named := aclRoles(e.typeItems(name), e.typeOwner(name))
 		var held []string
 		for _, r := range roles {
-			if slices.Contains(e.typeACLs[name], r) && e.typeOwner(name) != r {
+			if slices.Contains(named, r) {
 				held = append(held, sql.QuoteIdent(r))
 			}
 		}
 		if len(held) > 0 {
-			out = append(out, "REVOKE ALL ON TYPE "+quoteKey(name)+" FROM "+strings.Join(held, ", "))
+			out = append(out, "REVOKE ALL ON TYPE "+quoteKey(name)+" FROM "+strings.Join(held, ", ")+" CASCADE")
 		}
 	}
 	return out
