@@ -44,3 +44,30 @@ ALTER DOMAIN d OWNER TO a`)
 		{"SELECT typacl::text FROM pg_type WHERE typname = 'e'", "[[{=U/o,o=U/o,a=U/o}]]"},
 	})
 }
+
+// TestTypacl14RowTypeReopen: the ACL of a table's row type, with an item
+// a role holding the grant option granted, comes back from the file
+// after the table's rename and owner change.
+func TestTypacl14RowTypeReopen(t *testing.T) {
+	db := reopenedFileDB(t, "typacl14row.db", `CREATE ROLE a;
+CREATE ROLE b;
+CREATE ROLE o;
+CREATE TABLE t (x int);
+ALTER TABLE t OWNER TO o;
+CREATE VIEW v AS SELECT 1 AS y;
+GRANT USAGE ON TYPE v TO b;
+SET ROLE o;
+GRANT USAGE ON TYPE t TO a WITH GRANT OPTION;
+REVOKE USAGE ON TYPE t FROM PUBLIC;
+RESET ROLE;
+SET ROLE a;
+GRANT USAGE ON TYPE t TO b;
+RESET ROLE;
+ALTER TABLE t RENAME TO t2;
+ALTER TABLE t2 OWNER TO b`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT typname, typacl::text FROM pg_type WHERE typname IN ('t2', 'v') ORDER BY 1", "[[t2 {b=U/b,a=U*/b,b=U/a}] [v {=U/deltaview,deltaview=U/deltaview,b=U/deltaview}]]"},
+		{"SELECT has_type_privilege('a', 't2', 'USAGE WITH GRANT OPTION'), has_type_privilege('o', 't2', 'USAGE')", "[[t f]]"},
+	})
+}

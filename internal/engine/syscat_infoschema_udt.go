@@ -187,11 +187,7 @@ func infoUDTPrivileges(o *catalogObjects, r *catRows) {
 		if o.e.composites[t.name] == nil {
 			owner = o.e.relOwner(t.name) // a relation's row type is its owner's
 		}
-		items := []aclItem{{grantee: "", grantor: owner, privs: sql.PrivUsage}, {grantee: owner, grantor: owner, privs: sql.PrivUsage}}
-		if o.e.composites[t.name] != nil {
-			items = o.e.typeItems(t.name)
-		}
-		for _, it := range items {
+		for _, it := range o.e.typeItems(t.name) {
 			r.add("grantor", it.grantor, "grantee", cmp.Or(it.grantee, "PUBLIC"), "udt_catalog", DatabaseName, "udt_schema", sc, "udt_name", name,
 				"privilege_type", "TYPE USAGE", "is_grantable", yesNo(o.e.typeItemGrantable(it, owner)))
 		}

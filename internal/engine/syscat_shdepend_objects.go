@@ -53,7 +53,7 @@ func pgShdependObjects(o *catalogObjects, r *catRows, db uint32) {
 		}
 		if _, ok := o.e.typeACLs[t.name]; ok {
 			// Grantees and grantors alike, as PostgreSQL's aclmembers.
-			for _, role := range aclRoles(o.e.typeItems(t.name), o.e.typeOwner(t.name)) {
+			for _, role := range aclRoles(o.e.typeItems(t.name), o.e.typeACLOwner(t.name)) {
 				if role != "" && role != SuperuserName {
 					add(1247, t.oid, role, "a")
 				}

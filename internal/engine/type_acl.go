@@ -11,12 +11,12 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// Type privileges (GRANT … ON TYPE | DOMAIN) keep, per user-defined type
-// or domain that a GRANT, a REVOKE or a default privilege named, the
-// roles holding its one privilege, USAGE, in the order of pg_type.typacl
-// ("" for PUBLIC): a type none named has PostgreSQL's default (PUBLIC's
-// and its owner's USAGE, typacl NULL). The grantor of every item is the
-// type's owner. An array type answers as its element type, as in
+// Type privileges (GRANT … ON TYPE | DOMAIN) keep, per user-defined type,
+// domain or relation row type that a GRANT, a REVOKE or a default
+// privilege named, the roles holding its one privilege, USAGE, in the
+// order of pg_type.typacl ("" for PUBLIC): a type none named has PostgreSQL's default (PUBLIC's
+// and its owner's USAGE, typacl NULL). Items name their grantor
+// (type_grantor.go). An array type answers as its element type, as in
 // PostgreSQL. A role that is not a superuser needs USAGE on the types of
 // the columns it adds or retypes (ALTER TABLE, ALTER TYPE of a composite
 // type), 42501 `permission denied for type t`. The ACL follows the
@@ -36,7 +36,7 @@ func (e *Engine) typeACL(name string) ([]string, bool) {
 	if acl, ok := e.typeACLs[name]; ok {
 		return acl, true
 	}
-	return []string{"", e.typeOwner(name)}, false
+	return []string{"", e.typeACLOwner(name)}, false
 }
 
 // grantType runs GRANT and REVOKE … ON TYPE | DOMAIN.
@@ -105,9 +105,10 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 }
 
 // checkGrantableType refuses a GRANT on name unless it is a type or
-// domain CREATE made (a domain for ON DOMAIN), with PostgreSQL's errors;
-// builtin is true when it refuses a built-in type or a relation's row
-// type, on which a role that is no superuser grants nothing.
+// domain CREATE made (a domain for ON DOMAIN) or a relation's row type
+// (row_type_acl.go), with PostgreSQL's errors; builtin is true when it
+// refuses a built-in type or a catalog's row type, on which a role that
+// is no superuser grants nothing.
 func (e *Engine) checkGrantableType(name string, domain bool) (builtin bool, err error) {
 	if e.userTypeExists(name) {
 		if _, isDomain := e.domains.byName[name]; domain && !isDomain {
@@ -115,8 +116,18 @@ func (e *Engine) checkGrantableType(name string, domain bool) (builtin bool, err
 		}
 		return false, nil
 	}
+	if e.seqs[name] != nil && !e.userTypeExists(name) {
+		// A sequence has no row type in PostgreSQL 15.
+		return false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
+	}
+	if e.rowTypeGrantable(name) {
+		if domain {
+			return false, pgerr.New(pgerr.WrongObjectType, "%q is not a domain", e.bareName(name))
+		}
+		return false, nil
+	}
 	sch, bare := e.splitObject(name)
-	if elem, ok := strings.CutPrefix(bare, "_"); ok && e.userTypeExists(typeKeyIn(sch, elem)) {
+	if elem, ok := strings.CutPrefix(bare, "_"); ok && (e.userTypeExists(typeKeyIn(sch, elem)) || e.rowTypeGrantable(typeKeyIn(sch, elem))) {
 		return false, pgerr.New("0LP01", "cannot set privileges of array types").WithHint("Set the privileges of the element type instead.")
 	}
 	if t, err := value.TypeFromName(name, nil); err == nil && t.Kind.IsArray() || builtinArrayName(name) {
@@ -140,7 +151,7 @@ func (e *Engine) checkGrantableType(name string, domain bool) (builtin bool, err
 		return false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
 	}
 	return true, pgerr.New(pgerr.FeatureNotSupported, "privileges on the type %s are not supported", name).
-		WithHint("only the types and domains CREATE made take GRANT here; every role may use the built-in ones and relations' row types")
+		WithHint("only the types and domains CREATE made take GRANT here; every role may use the built-in ones and the catalogs' row types")
 }
 
 // builtinArrayName reports whether name is pg_type's name of a built-in
@@ -165,12 +176,12 @@ func (e *Engine) setTypeACL(name string, acl []string) error {
 // memory.
 func (e *Engine) setTypeACLWith(name string, acl, opts []string) error {
 	opts = slices.DeleteFunc(slices.Clone(opts), func(r string) bool { return !slices.Contains(acl, r) })
-	if e.store != nil {
+	if e.store != nil && !isTemp(name) {
 		if err := e.store.Drop([]string{typeACLStoreName(name)}); err != nil {
 			return err
 		}
 		if acl != nil {
-			if err := e.store.Create(&StoredRelation{Name: typeACLStoreName(name), Kind: KindTypeACL, SQL: typeACLStatements(name, e.typeOwner(name), acl, opts)}); err != nil {
+			if err := e.store.Create(&StoredRelation{Name: typeACLStoreName(name), Kind: KindTypeACL, SQL: typeACLStatements(name, e.typeACLOwner(name), acl, opts)}); err != nil {
 				return err
 			}
 		}
@@ -214,7 +225,7 @@ func (e *Engine) typeACLText(name string) any {
 	if !ok {
 		return nil
 	}
-	items := typeKeyItems(acl, e.typeOptions[name], e.typeOwner(name))
+	items := typeKeyItems(acl, e.typeOptions[name], e.typeACLOwner(name))
 	out := make([]string, len(items))
 	for i, it := range items {
 		letters := "U"
@@ -233,7 +244,7 @@ func (e *Engine) typeUsable(role, name string) bool {
 	if r := e.roles[role]; role == SuperuserName || r != nil && r.superuser {
 		return true
 	}
-	return e.aclMask(e.typeItems(name), role, e.typeOwner(name), sql.PrivUsage) != 0
+	return e.aclMask(e.typeItems(name), role, e.typeACLOwner(name), sql.PrivUsage) != 0
 }
 
 // typeKeyOf is the key of the user type or domain a column of type t
@@ -312,7 +323,7 @@ func (e *Engine) typeACLNewOwner(name, old, owner string) error {
 func (e *Engine) typeACLGrantees(role string) []string {
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
-		if slices.Contains(aclRoles(e.typeItems(name), e.typeOwner(name)), role) {
+		if slices.Contains(aclRoles(e.typeItems(name), e.typeACLOwner(name)), role) {
 			out = append(out, "privileges for type "+name)
 		}
 	}
@@ -325,7 +336,7 @@ func (e *Engine) typeACLGrantees(role string) []string {
 func (e *Engine) dropOwnedTypeACLs(roles []string) []string {
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
-		named := aclRoles(e.typeItems(name), e.typeOwner(name))
+		named := aclRoles(e.typeItems(name), e.typeACLOwner(name))
 		var held []string
 		for _, r := range roles {
 			if slices.Contains(named, r) {
@@ -368,7 +379,7 @@ func (s *Session) movingTypeACLs(fn func() (Result, error)) func() (Result, erro
 			}
 		}
 		for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
-			if pseudo, _ := pseudoTypeNamed(name); !e.userTypeExists(name) && builtinTypeNamed(name) == nil && !pseudo {
+			if pseudo, _ := pseudoTypeNamed(name); !e.userTypeExists(name) && builtinTypeNamed(name) == nil && !pseudo && !e.rowTypeGrantable(name) {
 				if err := e.setTypeACL(name, nil); err != nil {
 					return res, err
 				}

@@ -20,7 +20,7 @@ import (
 // typeItems is the ACL of the type name as items, in order.
 func (e *Engine) typeItems(name string) []aclItem {
 	keys, _ := e.typeACL(name)
-	return typeKeyItems(keys, e.typeOptions[name], e.typeOwner(name))
+	return typeKeyItems(keys, e.typeOptions[name], e.typeACLOwner(name))
 }
 
 // typeKeyItems are the items of the keys keys of a type owner owns, those
@@ -58,7 +58,7 @@ func typeItemKeys(items []aclItem, owner string) (keys, opts []string) {
 
 // setTypeItems makes items the ACL of the type name.
 func (e *Engine) setTypeItems(name string, items []aclItem) error {
-	keys, opts := typeItemKeys(items, e.typeOwner(name))
+	keys, opts := typeItemKeys(items, e.typeACLOwner(name))
 	return e.setTypeACLWith(name, keys, opts)
 }
 
@@ -68,7 +68,7 @@ func (e *Engine) setTypeItems(name string, items []aclItem) error {
 // holds no privilege either). A store's statement naming a grantor
 // (GRANTED BY) restores that grantor's item.
 func (e *Engine) grantTypeBy(g *sql.GrantType, name string, items []aclItem, user string) ([]aclItem, string, error) {
-	owner := e.typeOwner(name)
+	owner := e.typeACLOwner(name)
 	if g.Grantor != "" && !g.Revoke {
 		p := sql.PrivUsage
 		if g.Option {
