@@ -300,6 +300,9 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 	}
 	if a.New.Name != a.Table {
 		e.renameGrants(a.Table, a.New.Name)
+		if err := e.moveRowTypeACL(a.Table, a.New.Name); err != nil {
+			return Result{}, err
+		}
 	}
 	e.read, e.waves = nil, nil
 	e.linkForeignKeys()

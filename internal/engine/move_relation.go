@@ -279,6 +279,9 @@ func (e *Engine) moveView(old, new string) error {
 	if err := e.moveColumnGrants(old, new); err != nil {
 		return err
 	}
+	if err := e.moveRowTypeACL(old, new); err != nil {
+		return err
+	}
 	if c := e.comments[old]; c != nil {
 		m := maps.Clone(c)
 		if err := e.setComments(old, nil); err != nil {

@@ -78,6 +78,7 @@ func (s *Session) alterRelOwner(a *sql.AlterRelOwner) (Result, error) {
 // sequences it owns, in memory and in the store (a session's temporary
 // relation's in memory alone: it goes with the session).
 func (e *Engine) setRelOwner(key, role string) error {
+	old := e.relOwner(key)
 	if e.store != nil && !isTemp(key) {
 		if err := e.store.Drop([]string{ownerStoreName(key)}); err != nil {
 			return err
@@ -111,7 +112,7 @@ func (e *Engine) setRelOwner(key, role string) error {
 			set(q.name)
 		}
 	}
-	return nil
+	return e.typeACLNewOwner(key, old, role) // its row type's
 }
 
 // relOwner returns the owner of the relation keyed key: an index's is

@@ -464,18 +464,17 @@ func (e *Engine) sysCatalogFor(path []string, own string) *expr.SysCatalog {
 		if len(e.typeACLs) == 0 {
 			continue
 		}
-		acl, ok := e.typeACLs[t.name]
-		if !ok || t.kind.IsArray() {
+		if _, ok := e.typeACLs[t.name]; !ok || t.kind.IsArray() {
 			continue
 		}
 		g := map[string]uint8{}
-		for _, role := range acl {
-			g[role] = uint8(sql.PrivUsage)
-		}
-		for _, role := range e.typeOptions[t.name] {
-			addGrantOption(sc, t.oid, "", role, sql.PrivUsage.WithOption())
-			if t.array != 0 {
-				addGrantOption(sc, t.array, "", role, sql.PrivUsage.WithOption())
+		for _, it := range e.typeItems(t.name) {
+			g[it.grantee] = uint8(sql.PrivUsage)
+			if it.privs.Options() != 0 {
+				addGrantOption(sc, t.oid, "", it.grantee, sql.PrivUsage.WithOption())
+				if t.array != 0 {
+					addGrantOption(sc, t.array, "", it.grantee, sql.PrivUsage.WithOption())
+				}
 			}
 		}
 		sc.Grants[t.oid] = g

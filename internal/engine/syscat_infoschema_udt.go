@@ -2,7 +2,6 @@ package engine
 
 import (
 	"cmp"
-	"slices"
 	"strconv"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -175,9 +174,8 @@ func infoDomainUDTUsage(o *catalogObjects, r *catRows) {
 }
 
 // infoUDTPrivileges lists USAGE on each composite type and each
-// relation's row type: its owner's,
-// grantable, and PUBLIC's, the default privileges of a type (GRANT on
-// a type is not supported).
+// relation's row type: the items of its ACL, each from its grantor, or
+// its owner's (grantable) and PUBLIC's, a type's default privileges.
 func infoUDTPrivileges(o *catalogObjects, r *catRows) {
 	for i := range o.types {
 		t := &o.types[i]
@@ -189,15 +187,18 @@ func infoUDTPrivileges(o *catalogObjects, r *catRows) {
 		if o.e.composites[t.name] == nil {
 			owner = o.e.relOwner(t.name) // a relation's row type is its owner's
 		}
-		grantees := []string{"", owner}
-		if o.e.composites[t.name] != nil {
-			grantees, _ = o.e.typeACL(t.name)
-		}
-		for _, g := range grantees {
-			r.add("grantor", owner, "grantee", cmp.Or(g, "PUBLIC"), "udt_catalog", DatabaseName, "udt_schema", sc, "udt_name", name,
-				"privilege_type", "TYPE USAGE", "is_grantable", yesNo(g == owner))
+		for _, it := range o.e.typeItems(t.name) {
+			r.add("grantor", it.grantor, "grantee", cmp.Or(it.grantee, "PUBLIC"), "udt_catalog", DatabaseName, "udt_schema", sc, "udt_name", name,
+				"privilege_type", "TYPE USAGE", "is_grantable", yesNo(o.e.typeItemGrantable(it, owner)))
 		}
 	}
+}
+
+// typeItemGrantable is information_schema's is_grantable of the item it
+// of a type owner owns: it holds the grant option, or its grantee holds
+// the owner's privileges.
+func (e *Engine) typeItemGrantable(it aclItem, owner string) bool {
+	return it.privs.Options() != 0 || it.grantee != "" && (e.hasPrivsOf(it.grantee, owner) || e.isSuperuser(it.grantee))
 }
 
 // infoUsagePrivileges lists USAGE on the collations (PUBLIC's, from the
@@ -219,9 +220,8 @@ func infoUsagePrivileges(o *catalogObjects, r *catRows) {
 		}
 		sc, name := o.typeSchemaName(t)
 		owner := o.typeOwnerName(t.name)
-		grantees, _ := o.e.typeACL(t.name)
-		for _, g := range grantees {
-			row(owner, cmp.Or(g, "PUBLIC"), sc, name, "DOMAIN", g == owner || slices.Contains(o.e.typeOptions[t.name], g))
+		for _, it := range o.e.typeItems(t.name) {
+			row(it.grantor, cmp.Or(it.grantee, "PUBLIC"), sc, name, "DOMAIN", o.e.typeItemGrantable(it, owner))
 		}
 	}
 	for _, rel := range o.rels {

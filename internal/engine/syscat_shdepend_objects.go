@@ -54,6 +54,14 @@ func pgShdependObjects(o *catalogObjects, r *catRows, db uint32) {
 		if role, ok := o.e.typeOwners[t.name]; ok && role != SuperuserName {
 			add(1247, t.oid, role, "o")
 		}
+		if _, ok := o.e.typeACLs[t.name]; ok {
+			// Grantees and grantors alike, as PostgreSQL's aclmembers.
+			for _, role := range aclRoles(o.e.typeItems(t.name), o.e.typeACLOwner(t.name)) {
+				if role != "" && role != SuperuserName {
+					add(1247, t.oid, role, "a")
+				}
+			}
+		}
 	}
 	o.eachPolicy(func(_ *catRel, p *policy) {
 		for _, role := range p.roles {

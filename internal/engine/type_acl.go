@@ -11,12 +11,12 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// Type privileges (GRANT … ON TYPE | DOMAIN) keep, per user-defined type
-// or domain that a GRANT, a REVOKE or a default privilege named, the
-// roles holding its one privilege, USAGE, in the order of pg_type.typacl
-// ("" for PUBLIC): a type none named has PostgreSQL's default (PUBLIC's
-// and its owner's USAGE, typacl NULL). The grantor of every item is the
-// type's owner. An array type answers as its element type, as in
+// Type privileges (GRANT … ON TYPE | DOMAIN) keep, per user-defined type,
+// domain or relation row type that a GRANT, a REVOKE or a default
+// privilege named, the roles holding its one privilege, USAGE, in the
+// order of pg_type.typacl ("" for PUBLIC): a type none named has PostgreSQL's default (PUBLIC's
+// and its owner's USAGE, typacl NULL). Items name their grantor
+// (type_grantor.go). An array type answers as its element type, as in
 // PostgreSQL. A role that is not a superuser needs USAGE on the types of
 // the columns it adds or retypes (ALTER TABLE, ALTER TYPE of a composite
 // type), 42501 `permission denied for type t`. The ACL follows the
@@ -36,7 +36,7 @@ func (e *Engine) typeACL(name string) ([]string, bool) {
 	if acl, ok := e.typeACLs[name]; ok {
 		return acl, true
 	}
-	return []string{"", e.typeOwner(name)}, false
+	return []string{"", e.typeACLOwner(name)}, false
 }
 
 // grantType runs GRANT and REVOKE … ON TYPE | DOMAIN.
@@ -49,11 +49,13 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 	if err := s.schemasAllowed(g.Types); err != nil {
 		return Result{}, err
 	}
+	refused := map[string]bool{}
 	for _, name := range g.Types {
 		if builtin, err := e.checkGrantableType(name, g.Domain); err != nil {
 			// A built-in type is the superuser's: another role grants
 			// nothing on it, with the warning below, as in PostgreSQL.
 			if builtin && s.mustBeSuperuser("") != nil {
+				refused[name] = true
 				continue
 			}
 			return Result{}, err
@@ -67,58 +69,46 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 	if err := checkGrantOption(g.Option, g.Revoke, g.Roles); err != nil {
 		return Result{}, err
 	}
-	// Every type is checked before any changes, so that an error
-	// leaves none changed.
-	res := Result{Tag: tag}
-	var mine []string
+	// Every type's new items are worked out before any changes, so that
+	// an error (42501, 2BP01) leaves them all as they were; a type named
+	// twice sees the first's changes, as in PostgreSQL.
+	pending := map[string][]aclItem{}
+	var changed, warnings []string
 	for _, name := range g.Types {
-		if s.mustBeSuperuser("") != nil && !e.hasPrivsOf(s.userName(), e.typeOwner(name)) {
-			if !e.typeUsable(s.userName(), name) {
-				return Result{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for type %s", e.bareName(name))
-			}
-			if e.typeOptionHeld(s.userName(), name) {
-				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "%s by a role holding a grant option is not supported", tag).
-					WithHint("the owner of type %s or a superuser grants and revokes its privileges", e.bareName(name))
-			}
-			// A role without the grant option grants nothing, with a
-			// warning, as in PostgreSQL.
+		if refused[name] {
+			// A relation's row type another role than a superuser names
+			// changes nothing here.
 			verb := map[bool]string{false: "were granted", true: "could be revoked"}[g.Revoke]
-			res.warn(fmt.Sprintf("no privileges %s for %q", verb, e.bareName(name)))
+			warnings = append(warnings, fmt.Sprintf("no privileges %s for %q", verb, e.bareName(name)))
 			continue
 		}
-		if !slices.Contains(mine, name) {
-			mine = append(mine, name)
+		items, ok := pending[name]
+		if !ok {
+			items = e.typeItems(name)
+			changed = append(changed, name)
 		}
+		next, w, err := e.grantTypeBy(g, name, items, s.userName())
+		if err != nil {
+			return Result{}, err
+		}
+		if w != "" {
+			warnings = append(warnings, w)
+		}
+		pending[name] = next
 	}
-	for _, name := range mine {
-		acl, _ := e.typeACL(name)
-		acl = slices.Clone(acl)
-		opts := slices.Clone(e.typeOptions[name])
-		for _, r := range g.Roles {
-			at := slices.Index(acl, r)
-			switch {
-			case g.Revoke && g.Option:
-				opts = slices.DeleteFunc(opts, func(o string) bool { return o == r })
-			case g.Revoke && at >= 0:
-				acl = slices.Delete(acl, at, at+1)
-			case !g.Revoke && at < 0:
-				acl = append(acl, r)
-			}
-			if !g.Revoke && g.Option && !slices.Contains(opts, r) {
-				opts = append(opts, r)
-			}
-		}
-		if err := e.setTypeACLWith(name, acl, opts); err != nil {
+	for _, name := range changed {
+		if err := e.setTypeItems(name, pending[name]); err != nil {
 			return Result{}, err
 		}
 	}
-	return res, nil
+	return withWarnings(Result{Tag: tag}, warnings), nil
 }
 
 // checkGrantableType refuses a GRANT on name unless it is a type or
-// domain CREATE made (a domain for ON DOMAIN), with PostgreSQL's errors;
-// builtin is true when it refuses a built-in type or a relation's row
-// type, on which a role that is no superuser grants nothing.
+// domain CREATE made (a domain for ON DOMAIN) or a relation's row type
+// (row_type_acl.go), with PostgreSQL's errors; builtin is true when it
+// refuses a built-in type or a catalog's row type, on which a role that
+// is no superuser grants nothing.
 func (e *Engine) checkGrantableType(name string, domain bool) (builtin bool, err error) {
 	if e.userTypeExists(name) {
 		if _, isDomain := e.domains.byName[name]; domain && !isDomain {
@@ -126,8 +116,18 @@ func (e *Engine) checkGrantableType(name string, domain bool) (builtin bool, err
 		}
 		return false, nil
 	}
+	if e.seqs[name] != nil && !e.userTypeExists(name) {
+		// A sequence has no row type in PostgreSQL 15.
+		return false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
+	}
+	if e.rowTypeGrantable(name) {
+		if domain {
+			return false, pgerr.New(pgerr.WrongObjectType, "%q is not a domain", e.bareName(name))
+		}
+		return false, nil
+	}
 	sch, bare := e.splitObject(name)
-	if elem, ok := strings.CutPrefix(bare, "_"); ok && e.userTypeExists(typeKeyIn(sch, elem)) {
+	if elem, ok := strings.CutPrefix(bare, "_"); ok && (e.userTypeExists(typeKeyIn(sch, elem)) || e.rowTypeGrantable(typeKeyIn(sch, elem))) {
 		return false, pgerr.New("0LP01", "cannot set privileges of array types").WithHint("Set the privileges of the element type instead.")
 	}
 	if t, err := value.TypeFromName(name, nil); err == nil && t.Kind.IsArray() || builtinArrayName(name) {
@@ -151,7 +151,7 @@ func (e *Engine) checkGrantableType(name string, domain bool) (builtin bool, err
 		return false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
 	}
 	return true, pgerr.New(pgerr.FeatureNotSupported, "privileges on the type %s are not supported", name).
-		WithHint("only the types and domains CREATE made take GRANT here; every role may use the built-in ones and relations' row types")
+		WithHint("only the types and domains CREATE made take GRANT here; every role may use the built-in ones and the catalogs' row types")
 }
 
 // builtinArrayName reports whether name is pg_type's name of a built-in
@@ -176,12 +176,12 @@ func (e *Engine) setTypeACL(name string, acl []string) error {
 // memory.
 func (e *Engine) setTypeACLWith(name string, acl, opts []string) error {
 	opts = slices.DeleteFunc(slices.Clone(opts), func(r string) bool { return !slices.Contains(acl, r) })
-	if e.store != nil {
+	if e.store != nil && !isTemp(name) {
 		if err := e.store.Drop([]string{typeACLStoreName(name)}); err != nil {
 			return err
 		}
 		if acl != nil {
-			if err := e.store.Create(&StoredRelation{Name: typeACLStoreName(name), Kind: KindTypeACL, SQL: typeACLStatements(name, e.typeOwner(name), acl, opts)}); err != nil {
+			if err := e.store.Create(&StoredRelation{Name: typeACLStoreName(name), Kind: KindTypeACL, SQL: typeACLStatements(name, e.typeACLOwner(name), acl, opts)}); err != nil {
 				return err
 			}
 		}
@@ -201,14 +201,18 @@ func (e *Engine) setTypeACLWith(name string, acl, opts []string) error {
 }
 
 // typeACLStatements are the statements that make the ACL acl of the
-// type name, owned by owner, from the default.
+// type name, owned by owner, from the default: an item another role than
+// the owner granted names its grantor (GRANTED BY).
 func typeACLStatements(name, owner string, acl, opts []string) string {
 	on := " ON TYPE " + quoteKey(name) + " "
 	out := []string{"REVOKE ALL" + on + "FROM PUBLIC", "REVOKE ALL" + on + "FROM " + sql.QuoteIdent(owner)}
-	for _, r := range acl {
-		stmt := "GRANT USAGE" + on + "TO " + defACLGrantee(r)
-		if slices.Contains(opts, r) {
+	for _, it := range typeKeyItems(acl, opts, owner) {
+		stmt := "GRANT USAGE" + on + "TO " + defACLGrantee(it.grantee)
+		if it.privs.Options() != 0 {
 			stmt += " WITH GRANT OPTION"
+		}
+		if it.grantor != owner {
+			stmt += " GRANTED BY " + sql.QuoteIdent(it.grantor)
 		}
 		out = append(out, stmt)
 	}
@@ -221,13 +225,14 @@ func (e *Engine) typeACLText(name string) any {
 	if !ok {
 		return nil
 	}
-	owner := aclRole(e.typeOwner(name))
-	out := make([]string, len(acl))
-	for i, r := range acl {
-		out[i] = aclRole(r) + "=U/" + owner
-		if slices.Contains(e.typeOptions[name], r) {
-			out[i] = aclRole(r) + "=U*/" + owner
+	items := typeKeyItems(acl, e.typeOptions[name], e.typeACLOwner(name))
+	out := make([]string, len(items))
+	for i, it := range items {
+		letters := "U"
+		if it.privs.Options() != 0 {
+			letters = "U*"
 		}
+		out[i] = aclRole(it.grantee) + "=" + letters + "/" + aclRole(it.grantor)
 	}
 	return out
 }
@@ -239,16 +244,7 @@ func (e *Engine) typeUsable(role, name string) bool {
 	if r := e.roles[role]; role == SuperuserName || r != nil && r.superuser {
 		return true
 	}
-	acl, _ := e.typeACL(name)
-	if slices.Contains(acl, "") {
-		return true
-	}
-	for _, h := range e.heldRoles(role) {
-		if slices.Contains(acl, h) {
-			return true
-		}
-	}
-	return false
+	return e.aclMask(e.typeItems(name), role, e.typeACLOwner(name), sql.PrivUsage) != 0
 }
 
 // typeKeyOf is the key of the user type or domain a column of type t
@@ -311,31 +307,23 @@ func (s *Session) mayUseColumnTypes(cols []sql.ColumnDef, isNew func(i int) bool
 }
 
 // typeACLNewOwner puts the type name's new owner in the old one's items
-// of its ACL, as PostgreSQL's aclnewowner: an item of the new owner
-// already there merges into the first.
+// of its ACL, as grantee and grantor, as PostgreSQL's aclnewowner: an
+// item then the same as one before it merges into the first. The type is
+// already owner's.
 func (e *Engine) typeACLNewOwner(name, old, owner string) error {
 	acl, ok := e.typeACLs[name]
 	if !ok {
 		return nil
 	}
-	next := make([]string, 0, len(acl))
-	for _, r := range acl {
-		if r == old {
-			r = owner
-		}
-		if !slices.Contains(next, r) {
-			next = append(next, r)
-		}
-	}
-	return e.setTypeACL(name, next)
+	return e.setTypeItems(name, typeItemsNewOwner(typeKeyItems(acl, e.typeOptions[name], old), old, owner))
 }
 
 // typeACLGrantees lists, as DROP ROLE's DETAIL does, the types on which
-// role holds USAGE by a GRANT.
+// role holds USAGE by a GRANT or granted it.
 func (e *Engine) typeACLGrantees(role string) []string {
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
-		if slices.Contains(e.typeACLs[name], role) && e.typeOwner(name) != role {
+		if slices.Contains(aclRoles(e.typeItems(name), e.typeACLOwner(name)), role) {
 			out = append(out, "privileges for type "+name)
 		}
 	}
@@ -343,18 +331,20 @@ func (e *Engine) typeACLGrantees(role string) []string {
 }
 
 // dropOwnedTypeACLs are DROP OWNED's statements for the types'
-// privileges of roles.
+// privileges of roles, which take with them (CASCADE) what the roles
+// granted through their options, as PostgreSQL's RemoveRoleFromObjectACL.
 func (e *Engine) dropOwnedTypeACLs(roles []string) []string {
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
+		named := aclRoles(e.typeItems(name), e.typeACLOwner(name))
 		var held []string
 		for _, r := range roles {
-			if slices.Contains(e.typeACLs[name], r) && e.typeOwner(name) != r {
+			if slices.Contains(named, r) {
 				held = append(held, sql.QuoteIdent(r))
 			}
 		}
 		if len(held) > 0 {
-			out = append(out, "REVOKE ALL ON TYPE "+quoteKey(name)+" FROM "+strings.Join(held, ", "))
+			out = append(out, "REVOKE ALL ON TYPE "+quoteKey(name)+" FROM "+strings.Join(held, ", ")+" CASCADE")
 		}
 	}
 	return out
@@ -389,7 +379,7 @@ func (s *Session) movingTypeACLs(fn func() (Result, error)) func() (Result, erro
 			}
 		}
 		for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
-			if pseudo, _ := pseudoTypeNamed(name); !e.userTypeExists(name) && builtinTypeNamed(name) == nil && !pseudo {
+			if pseudo, _ := pseudoTypeNamed(name); !e.userTypeExists(name) && builtinTypeNamed(name) == nil && !pseudo && !e.rowTypeGrantable(name) {
 				if err := e.setTypeACL(name, nil); err != nil {
 					return res, err
 				}

@@ -1,17 +1,14 @@
 package engine
 
-import (
-	"maps"
-	"slices"
-)
+import "maps"
 
 // A type's grant option (GRANT USAGE ON TYPE … WITH GRANT OPTION) is kept
 // apart from its ACL's grantees (type_acl.go), as the roles of the ACL
 // that hold it: typacl shows it as "U*", has_type_privilege answers
 // … WITH GRANT OPTION from it, REVOKE GRANT OPTION FOR takes it alone
-// and REVOKE with the privilege. Every item's grantor is still the
-// type's owner: a role holding the option on a type it does not own is
-// refused when it grants (0A000).
+// and REVOKE with the privilege. A role holding the option on a type it
+// does not own grants as itself (type_grantor.go): the roles here are the
+// keys of the items holding it.
 
 // setTypeOptions makes opts the roles holding the grant option of the
 // type name, copying the map as setTypeACL copies the ACLs (a
@@ -30,15 +27,4 @@ func (e *Engine) setTypeOptions(name string, opts []string) {
 		next[name] = opts
 	}
 	e.typeOptions = next
-}
-
-// typeOptionHeld reports whether role holds the grant option of the type
-// name itself or through a role whose privileges it holds.
-func (e *Engine) typeOptionHeld(role, name string) bool {
-	for _, h := range e.heldRoles(role) {
-		if slices.Contains(e.typeOptions[name], h) {
-			return true
-		}
-	}
-	return false
 }

@@ -19,12 +19,18 @@ type GrantType struct {
 	// Option is WITH GRANT OPTION of a GRANT and GRANT OPTION FOR of a
 	// REVOKE.
 	Option bool
+	// Cascade is REVOKE's CASCADE.
+	Cascade bool
+	// Grantor is the role a store's statement grants as (GRANTED BY
+	// naming another role than the current user), else empty.
+	Grantor string
 }
 
 func (*GrantType) bound() {}
 
-func (b *binder) bindGrantType(s *pg_query.GrantStmt, verb string) (Bound, error) {
-	g := &GrantType{Revoke: !s.IsGrant, Domain: s.Objtype == pg_query.ObjectType_OBJECT_DOMAIN, Option: s.GrantOption}
+func (b *binder) bindGrantType(s *pg_query.GrantStmt, verb, grantor string) (Bound, error) {
+	g := &GrantType{Revoke: !s.IsGrant, Domain: s.Objtype == pg_query.ObjectType_OBJECT_DOMAIN, Option: s.GrantOption,
+		Cascade: s.Behavior == pg_query.DropBehavior_DROP_CASCADE, Grantor: grantor}
 	for _, n := range s.Privileges {
 		if p := n.GetAccessPriv(); p.GetPrivName() != "usage" || len(p.Cols) > 0 {
 			return nil, pgerr.New("0LP01", "invalid privilege type %s for type", strings.ToUpper(p.GetPrivName()))

@@ -212,7 +212,7 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 		return b.bindGrantDatabase(s, verb, grantor)
 	}
 	if s.Objtype == pg_query.ObjectType_OBJECT_TYPE || s.Objtype == pg_query.ObjectType_OBJECT_DOMAIN {
-		return b.bindGrantType(s, verb)
+		return b.bindGrantType(s, verb, grantor)
 	}
 	if g, ok, err := b.bindGrantRoutine(s, verb, grantor); ok {
 		return g, err
