@@ -51,7 +51,12 @@ func (s *Session) mayStatistics(b sql.Bound) error {
 			}
 		}
 	case *sql.AlterStatistics:
-		return s.mustOwnStats(s.statsKeyOf(sql.StatsName{Schema: b.Schema, Name: b.Name}))
+		key := s.statsKeyOf(sql.StatsName{Schema: b.Schema, Name: b.Name})
+		if err := s.mustOwnStats(key); err != nil || key == "" || b.SetSchema == "" || b.SetSchema != "public" && !e.schemaExists(b.SetSchema) {
+			return err
+		}
+		// SET SCHEMA needs CREATE on the schema it moves to.
+		return e.mayCreateAs(s.role, schemaKey(b.SetSchema, b.Name))
 	case *sql.AlterStatisticsOwner:
 		key := s.statsKeyOf(sql.StatsName{Schema: b.Schema, Name: b.Name})
 		st := e.stats[key]
