@@ -169,7 +169,7 @@ func (e *Engine) likeStatistics(src *table, ct *sql.CreateTable) error {
 		for i := 1; e.stats[next] != nil; i++ {
 			next = fmt.Sprintf("%s_stat%d", base, i)
 		}
-		if _, err := e.createStatistics(&sql.CreateStatistics{Name: next, Table: ct.Name, Kinds: st.kinds, Cols: st.cols, Exprs: st.exprs}, ""); err != nil {
+		if _, err := e.createStatistics(nil, &sql.CreateStatistics{Schema: schema, Name: next[len(prefix):], Table: ct.Name, Kinds: st.kinds, Cols: st.cols, Exprs: st.exprs}, ""); err != nil {
 			return err
 		}
 	}

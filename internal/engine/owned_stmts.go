@@ -154,7 +154,7 @@ func (e *Engine) ownedObjectsOf(roles []string) ownedObjects {
 	}
 	for _, n := range sortedKeys(e.stats) {
 		if st := e.stats[n]; st.owner != "" && has(st.owner) {
-			o.stats = append(o.stats, sql.QuoteIdent(n))
+			o.stats = append(o.stats, e.statsQualified(n))
 		}
 	}
 	for _, n := range sortedKeys(e.typeOwners) {

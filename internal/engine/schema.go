@@ -368,8 +368,14 @@ func (s *Session) dropSchema(d *sql.DropSchema) (Result, error) {
 		}
 		return o.what + " " + sc + "." + n
 	}
-	var others []string // types and routines, by schema
+	// Statistics objects of the schemas, listed after its relations;
+	// those on its tables go with them.
+	others := e.statsSchemaLines(path, names)
+	var statsLeft [][]string
 	for _, n := range names {
+		statsLeft = append(statsLeft, e.statsInSchema(n, names))
+	}
+	for _, n := range names { // types and routines, by schema
 		for _, l := range e.schemaObjectLines(n) {
 			others = append(others, l+" depends on schema "+n)
 		}
@@ -441,6 +447,13 @@ func (s *Session) dropSchema(d *sql.DropSchema) (Result, error) {
 		}
 		// One notice per object, as DROP … CASCADE gives them.
 		res.Notices = append(append(res.Notices, lines...), extra...)
+	}
+	for i, n := range names {
+		notices, err := e.dropStatsInSchema(path, n, statsLeft[i])
+		if err != nil {
+			return Result{}, err
+		}
+		res.Notices = append(res.Notices, notices...)
 	}
 	for _, n := range names {
 		lines := e.schemaObjectLines(n)

@@ -885,7 +885,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (_ Result, err error) {
 	case *sql.AlterDefaultPrivileges:
 		return s.ddl("ALTER DEFAULT PRIVILEGES", func() (Result, error) { return s.alterDefaultPrivileges(b) })
 	case *sql.Comment:
-		return s.ddl("COMMENT", func() (Result, error) { return e.execComment(b) })
+		return s.ddl("COMMENT", func() (Result, error) { return e.execComment(s.statsComment(b)) })
 	case *sql.AlterRelOwner:
 		return s.ddl("ALTER "+strings.ToUpper(b.Kind), func() (Result, error) { return s.alterRelOwner(b) })
 	case *sql.RelSetTablespace:
@@ -1017,11 +1017,11 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (_ Result, err error) {
 	case *sql.AlterCollation:
 		return s.ddl("ALTER COLLATION", func() (Result, error) { return s.alterCollation(b) })
 	case *sql.CreateStatistics:
-		return s.ddl("CREATE STATISTICS", func() (Result, error) { return e.createStatistics(b, s.creatorName()) })
+		return s.ddl("CREATE STATISTICS", func() (Result, error) { return e.createStatistics(s.searchPath(), b, s.creatorName()) })
 	case *sql.DropStatistics:
-		return s.ddl("DROP STATISTICS", func() (Result, error) { return e.dropStatistics(b) })
+		return s.ddl("DROP STATISTICS", func() (Result, error) { return e.dropStatistics(b, s.searchPath()) })
 	case *sql.AlterStatistics:
-		return s.ddl("ALTER STATISTICS", func() (Result, error) { return e.alterStatistics(b) })
+		return s.ddl("ALTER STATISTICS", func() (Result, error) { return e.alterStatistics(b, s.searchPath()) })
 	case *sql.AlterStatisticsOwner:
 		return s.ddl("ALTER STATISTICS", func() (Result, error) { return s.alterStatisticsOwner(b) })
 	case *sql.Listen:

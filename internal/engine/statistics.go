@@ -85,9 +85,13 @@ func (e *Engine) storeStats(old string, st *statsObject) error {
 }
 
 // createStatistics runs CREATE STATISTICS, the object owned by owner (""
-// for the built-in superuser).
-func (e *Engine) createStatistics(cs *sql.CreateStatistics, owner string) (Result, error) {
-	if e.stats[cs.Name] != nil {
+// for the built-in superuser), its name resolved through path.
+func (e *Engine) createStatistics(path []string, cs *sql.CreateStatistics, owner string) (Result, error) {
+	key, err := e.statsCreationKey(path, cs.Schema, cs.Name)
+	if err != nil {
+		return Result{}, err
+	}
+	if e.stats[key] != nil {
 		if cs.IfNotExists {
 			return Result{Tag: "CREATE STATISTICS", Notices: []string{fmt.Sprintf("statistics object %q already exists, skipping", cs.Name)}}, nil
 		}
@@ -96,29 +100,39 @@ func (e *Engine) createStatistics(cs *sql.CreateStatistics, owner string) (Resul
 	if e.tables[cs.Table] == nil && e.views[cs.Table] == nil && e.unpopulated[cs.Table] == nil {
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", cs.Table)
 	}
-	st := &statsObject{name: cs.Name, table: cs.Table, owner: owner, cols: cs.Cols, exprs: cs.Exprs, kinds: cs.Kinds, target: -1}
+	st := &statsObject{name: key, table: cs.Table, owner: owner, cols: cs.Cols, exprs: cs.Exprs, kinds: cs.Kinds, target: -1}
 	if err := e.storeStats("", st); err != nil {
 		return Result{}, err
 	}
 	if e.stats == nil {
 		e.stats = map[string]*statsObject{}
 	}
-	e.stats[cs.Name] = st
+	e.stats[key] = st
 	return Result{Tag: "CREATE STATISTICS"}, nil
 }
 
-func (e *Engine) dropStatistics(d *sql.DropStatistics) (Result, error) {
+func (e *Engine) dropStatistics(d *sql.DropStatistics, path []string) (Result, error) {
 	res := Result{Tag: "DROP STATISTICS"}
 	var gone []string
-	for _, name := range d.Names {
-		if e.stats[name] == nil {
+	for _, n := range d.Names {
+		key, found, err := e.statsLookup(path, n)
+		if err != nil && d.IfExists && pgerr.Code(err) == pgerr.InvalidSchemaName {
+			res.Notices = append(res.Notices, fmt.Sprintf("schema %q does not exist, skipping", n.Schema))
+			continue
+		}
+		if err != nil {
+			return Result{}, err
+		}
+		if !found {
 			if d.IfExists {
-				res.Notices = append(res.Notices, fmt.Sprintf("statistics object %q does not exist, skipping", name))
+				res.Notices = append(res.Notices, fmt.Sprintf("statistics object %q does not exist, skipping", key))
 				continue
 			}
-			return Result{}, pgerr.New(pgerr.UndefinedObject, "statistics object %q does not exist", name)
+			return Result{}, pgerr.New(pgerr.UndefinedObject, "statistics object %q does not exist", key)
 		}
-		gone = append(gone, name)
+		if !slices.Contains(gone, key) {
+			gone = append(gone, key)
+		}
 	}
 	if e.store != nil && len(gone) > 0 {
 		keys := make([]string, len(gone))
@@ -138,22 +152,31 @@ func (e *Engine) dropStatistics(d *sql.DropStatistics) (Result, error) {
 	return res, nil
 }
 
-func (e *Engine) alterStatistics(a *sql.AlterStatistics) (Result, error) {
+func (e *Engine) alterStatistics(a *sql.AlterStatistics, path []string) (Result, error) {
 	res := Result{Tag: "ALTER STATISTICS"}
-	st := e.stats[a.Name]
-	if st == nil {
+	n := sql.StatsName{Schema: a.Schema, Name: a.Name}
+	key, found, err := e.statsLookup(path, n)
+	if err != nil && !(a.IfExists && pgerr.Code(err) == pgerr.InvalidSchemaName) {
+		return Result{}, err
+	}
+	if !found {
 		if a.IfExists {
-			res.Notices = []string{fmt.Sprintf("statistics object %q does not exist, skipping", a.Name)}
+			res.Notices = []string{fmt.Sprintf("statistics object %q does not exist, skipping", n.String())}
 			return res, nil
 		}
-		return Result{}, pgerr.New(pgerr.UndefinedObject, "statistics object %q does not exist", a.Name)
+		return Result{}, pgerr.New(pgerr.UndefinedObject, "statistics object %q does not exist", key)
 	}
+	if a.SetSchema != "" {
+		return e.moveStatistics(path, key, a.SetSchema)
+	}
+	st := e.stats[key]
 	next := *st
 	if a.Rename != "" {
-		if e.stats[a.Rename] != nil {
-			return Result{}, pgerr.New(pgerr.DuplicateObject, "statistics object %q already exists in schema \"public\"", a.Rename)
+		schema, _ := e.splitKey(key)
+		next.name = schemaKey(schema, a.Rename)
+		if e.stats[next.name] != nil {
+			return Result{}, pgerr.New(pgerr.DuplicateObject, "statistics object %q already exists in schema %q", a.Rename, schema)
 		}
-		next.name = a.Rename
 	} else {
 		next.target = min(a.Target, 10000)
 		if a.Target > 10000 {
@@ -265,21 +288,11 @@ func (e *Engine) statsKeysOf(all map[string]bool) []string {
 	return out
 }
 
-// rel returns the relation named name among o's, nil for none.
-func (o *catalogObjects) rel(name string) *catRel {
-	for _, r := range o.rels {
-		if r.name == name && r.nsp == publicOID {
-			return r
-		}
-	}
-	return nil
-}
-
 // pgStatisticExt lists the statistics objects.
 func pgStatisticExt(o *catalogObjects, r *catRows) {
 	for _, st := range o.stats {
 		var keys []int16
-		if rel := o.rel(st.table); rel != nil {
+		if rel := o.relKeyed(st.table); rel != nil {
 			for _, c := range st.cols {
 				keys = append(keys, int16(rel.attnum(c)))
 			}
@@ -297,8 +310,9 @@ func pgStatisticExt(o *catalogObjects, r *catRows) {
 		if len(st.exprs) > 0 {
 			exprs = strings.Join(st.exprs, ", ")
 		}
-		r.add("oid", objectOID("statistic_ext", st.name), "stxrelid", RelationOID(st.table), "stxname", st.name,
-			"stxnamespace", uint32(publicOID), "stxowner", o.e.roleOID(st.ownerName()), "stxstattarget", st.target,
+		schema, name := o.e.splitKey(st.name)
+		r.add("oid", objectOID("statistic_ext", st.name), "stxrelid", RelationOID(st.table), "stxname", name,
+			"stxnamespace", schemaOID(schema), "stxowner", o.e.roleOID(st.ownerName()), "stxstattarget", st.target,
 			"stxkeys", strings.Join(attrs, " "), "stxkind", kinds, "stxexprs", exprs)
 	}
 }

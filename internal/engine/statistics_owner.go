@@ -46,14 +46,20 @@ func (s *Session) mayStatistics(b sql.Bound) error {
 		return s.mustOwnRel(b.Table, "table")
 	case *sql.DropStatistics:
 		for _, n := range b.Names {
-			if err := s.mustOwnStats(n); err != nil {
+			if err := s.mustOwnStats(s.statsKeyOf(n)); err != nil {
 				return err
 			}
 		}
 	case *sql.AlterStatistics:
-		return s.mustOwnStats(b.Name)
+		key := s.statsKeyOf(sql.StatsName{Schema: b.Schema, Name: b.Name})
+		if err := s.mustOwnStats(key); err != nil || key == "" || b.SetSchema == "" || b.SetSchema != "public" && !e.schemaExists(b.SetSchema) {
+			return err
+		}
+		// SET SCHEMA needs CREATE on the schema it moves to.
+		return e.mayCreateAs(s.role, schemaKey(b.SetSchema, b.Name))
 	case *sql.AlterStatisticsOwner:
-		st := e.stats[b.Name]
+		key := s.statsKeyOf(sql.StatsName{Schema: b.Schema, Name: b.Name})
+		st := e.stats[key]
 		role := b.Owner
 		if role == "" {
 			role = s.userName()
@@ -61,7 +67,7 @@ func (s *Session) mayStatistics(b sql.Bound) error {
 		if st == nil || role == st.ownerName() || role != SuperuserName && e.roles[role] == nil {
 			return nil
 		}
-		if err := s.mustOwnStats(b.Name); err != nil {
+		if err := s.mustOwnStats(key); err != nil {
 			return err
 		}
 		if !e.hasPrivsOf(s.role, role) {
@@ -73,23 +79,38 @@ func (s *Session) mayStatistics(b sql.Bound) error {
 }
 
 // mustOwnStats returns 42501 unless the session's role holds the
-// privileges of the owner of the statistics object name.
-func (s *Session) mustOwnStats(name string) error {
-	st := s.e.stats[name]
+// privileges of the owner of the statistics object keyed key.
+func (s *Session) mustOwnStats(key string) error {
+	st := s.e.stats[key]
 	if st == nil || slices.Contains(s.e.heldRoles(s.role), st.ownerName()) {
 		return nil
 	}
-	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of statistics object %s", name)
+	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of statistics object %s", s.e.bareName(key))
+}
+
+// statsKeyOf is the key of the statistics object n names through the
+// session's path; a name that finds none is left for the statement to
+// report (a key no object has).
+func (s *Session) statsKeyOf(n sql.StatsName) string {
+	key, found, _ := s.e.statsLookup(s.searchPath(), n)
+	if !found {
+		return ""
+	}
+	return key
 }
 
 // alterStatisticsOwner runs ALTER STATISTICS … OWNER TO role ("" for the
 // session's role).
 func (s *Session) alterStatisticsOwner(a *sql.AlterStatisticsOwner) (Result, error) {
 	e := s.e
-	st := e.stats[a.Name]
-	if st == nil {
-		return Result{}, pgerr.New(pgerr.UndefinedObject, "statistics object %q does not exist", a.Name)
+	key, found, err := e.statsLookup(s.searchPath(), sql.StatsName{Schema: a.Schema, Name: a.Name})
+	if err != nil {
+		return Result{}, err
 	}
+	if !found {
+		return Result{}, pgerr.New(pgerr.UndefinedObject, "statistics object %q does not exist", key)
+	}
+	st := e.stats[key]
 	role := a.Owner
 	if role == "" {
 		role = s.userName()

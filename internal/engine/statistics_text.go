@@ -50,7 +50,7 @@ func (e *Engine) statsTexts(path []string) (defs, cols map[uint32]string, exprs 
 		if len(plain) > 0 {
 			exprs[oid] = plain
 		}
-		def := "CREATE STATISTICS " + expr.QuoteIdent("public") + "." + expr.QuoteIdent(name)
+		def := "CREATE STATISTICS " + e.statsQualified(name)
 		if kinds := strings.TrimSuffix(st.kinds, "e"); len(kinds) < 3 && len(st.cols)+len(st.exprs) > 1 {
 			var names []string
 			for _, k := range kinds {

@@ -260,6 +260,7 @@ func (e *Engine) sysCatalogFor(path []string, own string) *expr.SysCatalog {
 		Grants: map[uint32]map[string]uint8{}, Owners: map[uint32]uint32{}, DatabaseOID: objectOID("database", DatabaseName),
 		Size: e.relSize, DatabaseSize: e.databaseSize, Updatable: e.relUpdatable}
 	sc.StatsDefs, sc.StatsColumns, sc.StatsExprs = e.statsTexts(path)
+	sc.StatsVisible = e.statsVisible(path)
 	name := func(k value.Kind, oid uint32, out, in string) {
 		if sc.Names[k] == nil {
 			sc.Names[k], sc.OIDs[k] = map[uint32]string{}, map[string]uint32{}

@@ -57,8 +57,9 @@ func pgStatsExtExprs(o *catalogObjects, r *catRows) {
 	_, _, exprs := o.e.statsTexts(nil)
 	for _, st := range o.stats {
 		schema, table := o.e.splitKey(st.table)
+		stSchema, stName := o.e.splitKey(st.name)
 		for _, x := range exprs[objectOID("statistic_ext", st.name)] {
-			r.add("schemaname", schema, "tablename", table, "statistics_schemaname", "public", "statistics_name", st.name,
+			r.add("schemaname", schema, "tablename", table, "statistics_schemaname", stSchema, "statistics_name", stName,
 				"statistics_owner", st.ownerName(), "expr", x)
 		}
 	}

@@ -130,6 +130,9 @@ type SysCatalog struct {
 	// their expressions' (pg_get_statisticsobjdef_expressions), by oid.
 	StatsDefs  map[uint32]string
 	StatsExprs map[uint32][]string
+	// StatsVisible tells, by oid, whether the search path finds each
+	// statistics object by its name (pg_statistics_obj_is_visible).
+	StatsVisible map[uint32]bool
 }
 
 // RelSize is what a relation holds: its own bytes (a table's rows, a

@@ -197,6 +197,13 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
 	if av, ok, err := b.bindAlterViewDefault(as); ok {
 		return av, err
 	}
+	if as.Objtype == pg_query.ObjectType_OBJECT_TABLE || as.Objtype == pg_query.ObjectType_OBJECT_MATVIEW {
+		if rel, ok := b.cat.Relation(as.Relation.Relname); ok {
+			if err := alterRelKindError(rel, b.bareName(as.Relation.Relname), as.Cmds); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if ao, ok, err := b.bindAlterRelOwner(as); ok {
 		return ao, err
 	}
@@ -247,10 +254,15 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
 func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork, *AlterTable, error) {
 	rel, ok := b.cat.Relation(rv.Relname)
 	if !ok {
+		// PostgreSQL looks the table up without a position, its schema
+		// first; IF EXISTS names it without its schema.
 		if missingOk {
-			return nil, &AlterTable{Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", rv.Relname)}}, nil
+			return nil, &AlterTable{Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", b.writtenName(rv.Relname))}}, nil
 		}
-		return nil, nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
+		if err := b.missingSchemaOf(rv.Relname); err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
 	}
 	if rel.Kind != KindTable || rel.Def == nil {
 		return nil, nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "%q is not a table", rv.Relname)

@@ -34,7 +34,7 @@ func (b *binder) bindCommentObject(cs *pg_query.CommentStmt) (*Comment, bool, er
 	case CommentSchema, CommentRole, CommentDatabase, CommentExtension:
 		c.Object = cs.Object.GetString_().GetSval()
 	case CommentStatistics:
-		c.Object, err = b.statsName(cs.Object.GetList().GetItems())
+		c.Object = statsName(cs.Object.GetList().GetItems()).String()
 	case CommentFunction, CommentProcedure, CommentAggregate:
 		c.Routine, err = b.routineRef(cs.Object.GetObjectWithArgs(), kind == CommentProcedure)
 	case CommentDomainConstraint:

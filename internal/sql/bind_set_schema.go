@@ -18,6 +18,10 @@ func (b *binder) bindSetSchema(st *pg_query.AlterObjectSchemaStmt) (Bound, error
 		pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE,
 		pg_query.ObjectType_OBJECT_AGGREGATE, pg_query.ObjectType_OBJECT_SEQUENCE, pg_query.ObjectType_OBJECT_VIEW,
 		pg_query.ObjectType_OBJECT_MATVIEW:
+	case pg_query.ObjectType_OBJECT_STATISTIC_EXT:
+		// Statistics objects are the engine's to find, by the search path.
+		name := statsName(st.Object.GetList().GetItems())
+		return &AlterStatistics{Schema: name.Schema, Name: name.Name, SetSchema: st.Newschema, IfExists: st.MissingOk, Target: -1}, nil
 	default:
 		return nil, b.refuse(-1, "ALTER %s … SET SCHEMA is not supported", objectTypeWords(st.ObjectType)).
 			WithHint("create it again in schema %s", st.Newschema)

@@ -37,17 +37,32 @@ func init() {
 		}}
 	catFuncs["pg_statistics_obj_is_visible"] = catFunc{sigs: [][]value.Kind{{oidK}}, result: boolK, strict: true,
 		eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
-			if _, ok := sc.StatsColumns[a[0].OID()]; ok {
-				return value.NewBool(true), nil
+			if vis, ok := sc.StatsVisible[a[0].OID()]; ok {
+				return value.NewBool(vis), nil
 			}
 			return value.Null, nil
 		}}
+}
+
+// StatsName is the name a statement gives a statistics object: its
+// schema ("" when unqualified, for the search path to find) and its name.
+// The engine resolves it to its key, "s.name" or public's name.
+type StatsName struct{ Schema, Name string }
+
+// String is the name as written, as PostgreSQL's messages name it.
+func (n StatsName) String() string {
+	if n.Schema == "" {
+		return n.Name
+	}
+	return n.Schema + "." + n.Name
 }
 
 // CreateStatistics is CREATE STATISTICS [IF NOT EXISTS] name [(kinds)] ON
 // col, col, … FROM table: an object the catalog keeps (pg_statistic_ext)
 // and the planner does not read.
 type CreateStatistics struct {
+	// Schema is the schema written ("" for the search path's first).
+	Schema      string
 	Name, Table string
 	// Kinds are pg_statistic_ext.stxkind's letters: d (ndistinct), f
 	// (dependencies), m (mcv).
@@ -61,16 +76,18 @@ type CreateStatistics struct {
 
 // DropStatistics is DROP STATISTICS [IF EXISTS] name, ….
 type DropStatistics struct {
-	Names    []string
+	Names    []StatsName
 	IfExists bool
 }
 
 // AlterStatistics is ALTER STATISTICS [IF EXISTS] name SET STATISTICS n,
-// or ALTER STATISTICS name RENAME TO other (Rename set).
+// ALTER STATISTICS name RENAME TO other (Rename set) or ALTER STATISTICS
+// name SET SCHEMA s (SetSchema set).
 type AlterStatistics struct {
-	Name, Rename string
-	Target       int
-	IfExists     bool
+	Schema, Name, Rename string
+	SetSchema            string
+	Target               int
+	IfExists             bool
 }
 
 func (*CreateStatistics) bound() {}
@@ -87,25 +104,17 @@ func lastName(names []*pg_query.Node) string {
 	return names[len(names)-1].GetString_().GetSval()
 }
 
-// statsName is the name of a statistics object a statement names:
-// statistics objects are kept in schema public here, and a name of
-// another schema is refused rather than taken as public's.
-func (b *binder) statsName(names []*pg_query.Node) (string, error) {
+// statsName is the name of a statistics object a statement names.
+func statsName(names []*pg_query.Node) StatsName {
 	if len(names) >= 2 {
-		if schema := names[len(names)-2].GetString_().GetSval(); schema != "public" {
-			return "", b.refuse(-1, "statistics objects in schema %q are not supported", schema).
-				WithHint("statistics objects are kept in schema public")
-		}
+		return StatsName{Schema: names[len(names)-2].GetString_().GetSval(), Name: lastName(names)}
 	}
-	return lastName(names), nil
+	return StatsName{Name: lastName(names)}
 }
 
 func (b *binder) bindCreateStatistics(cs *pg_query.CreateStatsStmt) (Bound, error) {
-	name, err := b.statsName(cs.Defnames)
-	if err != nil {
-		return nil, err
-	}
-	out := &CreateStatistics{Name: name, IfNotExists: cs.IfNotExists}
+	name := statsName(cs.Defnames)
+	out := &CreateStatistics{Schema: name.Schema, Name: name.Name, IfNotExists: cs.IfNotExists}
 	if out.Name == "" {
 		// A name is required in PostgreSQL 15.
 		return nil, pgerr.New(pgerr.SyntaxError, `syntax error at or near "ON"`)
@@ -253,21 +262,14 @@ func statsOrderable(t value.Type) bool {
 func (b *binder) bindDropStatistics(ds *pg_query.DropStmt) (Bound, error) {
 	out := &DropStatistics{IfExists: ds.MissingOk}
 	for _, o := range ds.Objects {
-		name, err := b.statsName(o.GetList().GetItems())
-		if err != nil {
-			return nil, err
-		}
-		out.Names = append(out.Names, name)
+		out.Names = append(out.Names, statsName(o.GetList().GetItems()))
 	}
 	return out, nil
 }
 
 func (b *binder) bindAlterStatistics(as *pg_query.AlterStatsStmt) (Bound, error) {
-	name, err := b.statsName(as.Defnames)
-	if err != nil {
-		return nil, err
-	}
-	out := &AlterStatistics{Name: name, IfExists: as.MissingOk, Target: -1}
+	name := statsName(as.Defnames)
+	out := &AlterStatistics{Schema: name.Schema, Name: name.Name, IfExists: as.MissingOk, Target: -1}
 	if as.Stxstattarget != nil {
 		if i := as.Stxstattarget.GetInteger(); i != nil {
 			out.Target = int(i.Ival)

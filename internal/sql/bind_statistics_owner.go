@@ -6,8 +6,9 @@ import (
 
 // AlterStatisticsOwner is ALTER STATISTICS name OWNER TO role.
 type AlterStatisticsOwner struct {
-	Name  string
-	Owner string // "" for the session's role (CURRENT_USER, CURRENT_ROLE, SESSION_USER)
+	Schema string // "" when unqualified
+	Name   string
+	Owner  string // "" for the session's role (CURRENT_USER, CURRENT_ROLE, SESSION_USER)
 }
 
 func (*AlterStatisticsOwner) bound() {}
@@ -18,9 +19,6 @@ func (b *binder) bindAlterStatisticsOwner(ao *pg_query.AlterOwnerStmt) (Bound, e
 	if err != nil {
 		return nil, err
 	}
-	name, err := b.statsName(ao.Object.GetList().GetItems())
-	if err != nil {
-		return nil, err
-	}
-	return &AlterStatisticsOwner{Name: name, Owner: owner}, nil
+	name := statsName(ao.Object.GetList().GetItems())
+	return &AlterStatisticsOwner{Schema: name.Schema, Name: name.Name, Owner: owner}, nil
 }

@@ -118,11 +118,8 @@ func (b *binder) bindStorageStmt(n *pg_query.Node) (Bound, bool, error) {
 		return st, true, err
 	case n.GetRenameStmt() != nil && n.GetRenameStmt().RenameType == pg_query.ObjectType_OBJECT_STATISTIC_EXT:
 		rs := n.GetRenameStmt()
-		name, err := b.statsName(rs.Object.GetList().GetItems())
-		if err != nil {
-			return nil, true, err
-		}
-		return &AlterStatistics{Name: name, Rename: rs.Newname, IfExists: rs.MissingOk, Target: -1}, true, nil
+		name := statsName(rs.Object.GetList().GetItems())
+		return &AlterStatistics{Schema: name.Schema, Name: name.Name, Rename: rs.Newname, IfExists: rs.MissingOk, Target: -1}, true, nil
 	case n.GetLockStmt() != nil:
 		l := n.GetLockStmt()
 		out := &LockTable{Mode: "ACCESS EXCLUSIVE", NoWait: l.Nowait}

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -302,4 +304,34 @@ func (b *binder) schemaOfName(names []*pg_query.Node, loc int32) error {
 		return nil
 	}
 	return b.stmt.errf(loc, pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+}
+
+// missingSchemaOf is 3F000, without a position, for the key of a
+// relation that does not exist whose schema does not exist either, as
+// PostgreSQL looks up the schema of a qualified name first.
+func (b *binder) missingSchemaOf(key string) error {
+	if schema, ok := b.missingSchema(key); ok {
+		return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+	}
+	return nil
+}
+
+// missingSchema is the schema part of key when no schema of that name
+// exists (a name qualified by it is kept as written).
+func (b *binder) missingSchema(key string) (string, bool) {
+	q := b.qualifier()
+	i := strings.IndexByte(key, '.')
+	if q == nil || i <= 0 || systemSchema(key[:i]) || strings.HasPrefix(key, "pg_temp") || q.SchemaExists(key[:i]) {
+		return "", false
+	}
+	return key[:i], true
+}
+
+// writtenName is the name of the relation keyed key without its schema,
+// an existing schema's or one that does not exist.
+func (b *binder) writtenName(key string) string {
+	if _, ok := b.missingSchema(key); ok {
+		return key[strings.IndexByte(key, '.')+1:]
+	}
+	return b.bareName(key)
 }
