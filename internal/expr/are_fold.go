@@ -4,8 +4,6 @@ import (
 	"slices"
 	"unicode"
 
-	"github.com/deltaview/deltaview/internal/pgerr"
-
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -126,38 +124,4 @@ func (p *areProg) foldEqual(a, b rune) bool {
 // follows.
 func regexICU(a []value.Value) bool {
 	return len(a) > 1 && (a[0].CollationID() != 0 || a[1].CollationID() != 0)
-}
-
-// usesClasses reports whether the pattern tree n names a character class
-// ([:alpha:], \w, \d, \s) or a word boundary, which under an ICU
-// collation PostgreSQL decides by ICU's character properties and here
-// by C's: only ASCII characters are letters, digits or spaces.
-func usesClasses(n *areNode) bool {
-	if n == nil {
-		return false
-	}
-	switch n.op {
-	case areClass:
-		if len(n.cls.classes) > 0 {
-			return true
-		}
-	case areWordStart, areWordEnd, areWordB, areNotWordB:
-		return true
-	}
-	return slices.ContainsFunc(n.subs, usesClasses)
-}
-
-// refuseICUClasses refuses (0A000) matching the text s under an ICU
-// collation with a pattern that uses character classes, when s has a
-// character beyond ASCII: its class would be ICU's.
-func (r *pgRegex) refuseICUClasses(s string) error {
-	if !r.are.icu || !r.are.classes {
-		return nil
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return pgerr.New(pgerr.FeatureNotSupported, "character classes of regular expressions under an ICU collation are not supported for characters beyond ASCII")
-		}
-	}
-	return nil
 }

@@ -47,7 +47,6 @@ type areProg struct {
 	ncap             int
 	fold             bool
 	icu              bool // case mappings of an ICU collation (foldCases)
-	classes          bool // the pattern names a character class (usesClasses)
 	nlStop, nlAnchor bool
 	nids             int
 }
@@ -61,7 +60,6 @@ func compileARE(pattern string, opt areOptions) (*areProg, error) {
 	if p.fold {
 		foldCases(root, opt.icu)
 	}
-	p.classes = usesClasses(root)
 	b := &areBuilder{ps: ps}
 	p.tree = b.build(root)
 	collectCaps(p.tree)
@@ -257,7 +255,9 @@ func (r *areRun) step(n int) bool {
 	return true
 }
 
-func (r *areRun) isWord(i int) bool { return i >= 0 && i < len(r.s) && inClass("word", r.s[i]) }
+func (r *areRun) isWord(i int) bool {
+	return i >= 0 && i < len(r.s) && inClass("word", r.s[i], r.p.icu)
+}
 
 func foldRune(c rune) rune {
 	switch {
@@ -281,7 +281,7 @@ func (r *areRun) classMatch(cls *areCharClass, c rune) bool {
 			}
 		}
 		for _, name := range cls.classes {
-			if inClass(name, c) {
+			if inClass(name, c, r.p.icu) {
 				return true
 			}
 		}

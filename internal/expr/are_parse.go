@@ -801,17 +801,25 @@ var collatingNames = func() map[string]rune {
 
 func knownClass(name string) bool {
 	switch name {
-	case "alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space", "upper", "xdigit", "word":
+	case "alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space", "upper", "xdigit", "word":
 		return true
 	}
 	return false
 }
 
-// inClass reports whether r is in the named class, in the C locale
-// (ASCII only), as PostgreSQL classifies characters there.
-func inClass(name string, r rune) bool {
+// inClass reports whether r is in the named class ("^name": not in it),
+// under an ICU collation's character properties (icu, inClassICU) or in
+// the C locale (ASCII only), as PostgreSQL classifies characters there.
+func inClass(name string, r rune, icu bool) bool {
 	if name[0] == '^' {
-		return !inClass(name[1:], r)
+		return !inClass(name[1:], r, icu)
+	}
+	if icu {
+		return inClassICU(name, r)
+	}
+	switch name {
+	case "ascii", "blank", "cntrl", "xdigit":
+		return inClassFixed(name, r)
 	}
 	if r > 127 {
 		return false
@@ -821,10 +829,6 @@ func inClass(name string, r rune) bool {
 		return isAlpha(r) || isDigit(r)
 	case "alpha":
 		return isAlpha(r)
-	case "blank":
-		return r == ' ' || r == '\t'
-	case "cntrl":
-		return r < 32 || r == 127
 	case "digit":
 		return isDigit(r)
 	case "graph":
@@ -839,10 +843,25 @@ func inClass(name string, r rune) bool {
 		return r == ' ' || r >= '\t' && r <= '\r'
 	case "upper":
 		return r >= 'A' && r <= 'Z'
-	case "xdigit":
-		return digitValue(r) >= 0
 	case "word":
 		return isAlpha(r) || isDigit(r) || r == '_'
+	}
+	return false
+}
+
+// inClassFixed reports whether r is in one of the classes PostgreSQL
+// fixes whatever the locale: [:ascii:], [:blank:] (space and tab),
+// [:cntrl:] (U+0000–U+001F and U+007F–U+009F) and [:xdigit:].
+func inClassFixed(name string, r rune) bool {
+	switch name {
+	case "ascii":
+		return r <= 0x7f
+	case "blank":
+		return r == ' ' || r == '\t'
+	case "cntrl":
+		return r < 32 || r >= 0x7f && r <= 0x9f
+	case "xdigit":
+		return digitValue(r) >= 0
 	}
 	return false
 }

@@ -31,7 +31,9 @@ func (p *areProg) writeRE2(sb *strings.Builder, n *areNode) bool {
 			sb.WriteString(".")
 		}
 	case areClass:
-		writeRE2Class(sb, n.cls)
+		if !writeRE2Class(sb, n.cls, p.icu) {
+			return false
+		}
 	case areEmpty:
 		sb.WriteString("(?:)")
 	case areBOL:
@@ -50,10 +52,16 @@ func (p *areProg) writeRE2(sb *strings.Builder, n *areNode) bool {
 		sb.WriteString(`\A`)
 	case areEOT:
 		sb.WriteString(`\z`)
-	case areWordB:
-		sb.WriteString(`\b`)
-	case areNotWordB:
-		sb.WriteString(`\B`)
+	case areWordB, areNotWordB:
+		if p.icu {
+			// RE2's word characters are ASCII's, ICU's are not.
+			return false
+		}
+		if n.op == areWordB {
+			sb.WriteString(`\b`)
+		} else {
+			sb.WriteString(`\B`)
+		}
 	case areConcat:
 		sb.WriteString("(?:")
 		for _, s := range n.subs {
@@ -106,7 +114,10 @@ func (p *areProg) writeRE2(sb *strings.Builder, n *areNode) bool {
 	return true
 }
 
-func writeRE2Class(sb *strings.Builder, c *areCharClass) {
+// writeRE2Class writes the bracket expression c in RE2's syntax, its
+// classes under an ICU collation's properties (icu) or C's; false when
+// RE2 cannot say one of them.
+func writeRE2Class(sb *strings.Builder, c *areCharClass, icu bool) bool {
 	sb.WriteString("[")
 	if c.neg {
 		sb.WriteString("^")
@@ -126,13 +137,41 @@ func writeRE2Class(sb *strings.Builder, c *areCharClass) {
 		}
 	}
 	for _, name := range c.classes {
-		if name[0] == '^' {
-			fmt.Fprintf(sb, "[:^%s:]", name[1:])
-		} else {
-			fmt.Fprintf(sb, "[:%s:]", name)
+		if icu {
+			if !re2ClassICU(sb, name) {
+				return false
+			}
+			continue
+		}
+		if !re2ClassFixed(sb, name) {
+			if name[0] == '^' {
+				fmt.Fprintf(sb, "[:^%s:]", name[1:])
+			} else {
+				fmt.Fprintf(sb, "[:%s:]", name)
+			}
 		}
 	}
 	sb.WriteString("]")
+	return true
+}
+
+// re2ClassFixed writes one of the classes PostgreSQL fixes whatever the
+// locale (inClassFixed) inside an RE2 bracket expression; false for
+// another, or a complement.
+func re2ClassFixed(sb *strings.Builder, name string) bool {
+	switch name {
+	case "ascii":
+		sb.WriteString(`\x00-\x7f`)
+	case "blank":
+		sb.WriteString(`\t `)
+	case "cntrl":
+		sb.WriteString(`\x00-\x1f\x7f-\x{9f}`)
+	case "xdigit":
+		sb.WriteString(`0-9A-Fa-f`)
+	default:
+		return false
+	}
+	return true
 }
 
 // greediness reports whether the pattern's quantifiers are all greedy

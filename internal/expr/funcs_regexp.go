@@ -133,7 +133,7 @@ func init() {
 	// captures the part between the escape-double-quote separators and
 	// makes the part before them non-greedy.
 	strict("substring", kinds(T, T, T), value.TextType, func(a []value.Value) (value.Value, error) {
-		re, err := similarRegexFor(rawText(a[1]), rawText(a[2]), false)
+		re, err := similarRegexFor(rawText(a[1]), rawText(a[2]), false, regexICU(a) || a[2].CollationID() != 0)
 		if err != nil {
 			return value.Null, err
 		}
@@ -492,8 +492,9 @@ func (r *pgRegex) emptyAt(s string, i int) bool {
 // similarRegexFor compiles a SIMILAR TO pattern with escape string esc
 // as PostgreSQL does: translated to an advanced regular expression
 // (SimilarToRegex), then compiled and matched as any other, with its
-// errors. fold matches case-insensitively.
-func similarRegexFor(pattern, esc string, fold bool) (*pgRegex, error) {
+// errors. fold matches case-insensitively; icu: under an ICU collation
+// (pgRegexUnder).
+func similarRegexFor(pattern, esc string, fold, icu bool) (*pgRegex, error) {
 	src, err := SimilarToRegex(pattern, esc)
 	if err != nil {
 		return nil, err
@@ -502,7 +503,7 @@ func similarRegexFor(pattern, esc string, fold bool) (*pgRegex, error) {
 	if fold {
 		flags = "i"
 	}
-	return pgRegexFor("similar", src, flags, false)
+	return pgRegexUnder("similar", src, flags, false, icu)
 }
 
 // firstSubmatch is substring(s FROM re)'s answer: the first

@@ -73,13 +73,10 @@ func (r *Regex) Eval(row value.Row) (value.Value, error) {
 		if err != nil {
 			return value.Null, err
 		}
-		if err := re.refuseICUClasses(s); err != nil {
-			return value.Null, err
-		}
 		ok, err := re.match(s)
 		return boolValue(ok != r.Not), err
 	}
-	re, err := similarRegexFor(pat, esc, r.Fold)
+	re, err := similarRegexFor(pat, esc, r.Fold, underICU(r.E) || underICU(r.Pattern) || r.Escape != nil && underICU(r.Escape))
 	if err != nil {
 		return value.Null, err
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"golang.org/x/text/collate"
+	"golang.org/x/text/unicode/norm"
 )
 
 // collationKeys keeps, per collation, the ICU sort keys of the strings it
@@ -41,7 +42,12 @@ func (c *Collation) key(s string) []byte {
 	if !ok {
 		col := c.pool.Get().(*collate.Collator)
 		var buf collate.Buffer
-		key = bytes.Clone(col.KeyFromString(&buf, s))
+		// ICU orders canonically equivalent strings alike, so a
+		// contraction matches through a precomposed letter (Czech "cĥ"
+		// is "ch" with a circumflex, after "h"); x/text matches
+		// contractions on the letters as written, so it is given the
+		// decomposed form.
+		key = bytes.Clone(col.KeyFromString(&buf, norm.NFD.String(s)))
 		c.pool.Put(col)
 	}
 	k.mu.Lock()
