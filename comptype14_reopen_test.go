@@ -1,0 +1,28 @@
+package deltaview_test
+
+import "testing"
+
+// TestComptype14DropTypeColumnsReopen: DROP TYPE … CASCADE of a type that
+// plain columns use leaves the tables without the columns, and the views
+// over the others maintained, in the file.
+func TestComptype14DropTypeColumnsReopen(t *testing.T) {
+	db := reopenedFileDB(t, "comptype14.db", `CREATE TYPE c AS (a int, b text);
+CREATE TYPE e AS ENUM ('x', 'y');
+CREATE TABLE t (id int PRIMARY KEY, c c, cs c[], e e, n int);
+INSERT INTO t VALUES (1, ROW(1, 'p'), NULL, 'y', 10);
+CREATE MATERIALIZED VIEW m AS SELECT id, n FROM t;
+CREATE MATERIALIZED VIEW mc AS SELECT id, c FROM t;
+DROP TYPE c CASCADE;
+DROP TYPE e CASCADE;
+INSERT INTO t VALUES (2, 20)`)
+	defer db.Close()
+	if err := db.Exec(`INSERT INTO t VALUES (3, 30)`); err != nil {
+		t.Fatal(err)
+	}
+	wantRows(t, db, []queryRows{
+		{"SELECT * FROM t ORDER BY id", "[[1 10] [2 20] [3 30]]"},
+		{"SELECT * FROM m ORDER BY id", "[[1 10] [2 20] [3 30]]"},
+		{"SELECT count(*) FROM pg_class WHERE relname = 'mc'", "[[0]]"},
+		{"SELECT count(*) FROM pg_type WHERE typname IN ('c', 'e')", "[[0]]"},
+	})
+}
