@@ -26,3 +26,30 @@ INSERT INTO t VALUES (2, 20)`)
 		{"SELECT count(*) FROM pg_type WHERE typname IN ('c', 'e')", "[[0]]"},
 	})
 }
+
+// TestComptype14TypedCascadeReopen: ALTER TYPE … ATTRIBUTE … CASCADE
+// leaves the type and its typed tables as they are, linked, in the file.
+func TestComptype14TypedCascadeReopen(t *testing.T) {
+	db := reopenedFileDB(t, "comptype14b.db", `CREATE TYPE c AS (a int, b text);
+CREATE TABLE t OF c (PRIMARY KEY (a));
+INSERT INTO t VALUES (1, 'x');
+CREATE MATERIALIZED VIEW m AS SELECT a FROM t;
+ALTER TYPE c ADD ATTRIBUTE d int CASCADE;
+ALTER TYPE c DROP ATTRIBUTE b CASCADE;
+ALTER TYPE c ALTER ATTRIBUTE d TYPE bigint CASCADE;
+ALTER TYPE c RENAME ATTRIBUTE d TO dd CASCADE;
+INSERT INTO t VALUES (2, 20)`)
+	defer db.Close()
+	if err := db.Exec(`INSERT INTO t VALUES (3, 30)`); err != nil {
+		t.Fatal(err)
+	}
+	wantRows(t, db, []queryRows{
+		{"SELECT * FROM t ORDER BY a", "[[1 NULL] [2 20] [3 30]]"},
+		{"SELECT * FROM m ORDER BY a", "[[1] [2] [3]]"},
+		{"SELECT attname, atttypid::regtype::text FROM pg_attribute WHERE attrelid = 'c'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum", "[[a integer] [dd bigint]]"},
+		{"SELECT reloftype::regtype::text FROM pg_class WHERE relname = 't'", "[[c]]"},
+	})
+	if err := db.Exec(`ALTER TYPE c ADD ATTRIBUTE e int`); err == nil {
+		t.Fatal("ALTER TYPE of a typed table's type without CASCADE succeeded")
+	}
+}
