@@ -53,3 +53,19 @@ INSERT INTO t VALUES (2, 20)`)
 		t.Fatal("ALTER TYPE of a typed table's type without CASCADE succeeded")
 	}
 }
+
+// TestComptype14LabelInRecordsReopen: RENAME VALUE of a label that
+// records and ranges in a table's rows hold is in the file's rows.
+func TestComptype14LabelInRecordsReopen(t *testing.T) {
+	db := reopenedFileDB(t, "comptype14c.db", `CREATE TYPE e AS ENUM ('lo', 'hi');
+CREATE TYPE c AS (e e, n int);
+CREATE TYPE r AS RANGE (subtype = e);
+CREATE TABLE t (id int PRIMARY KEY, c c, cs c[], r r);
+INSERT INTO t VALUES (1, ROW('lo', 1), ARRAY[ROW('lo', 2)::c], '[lo,hi]');
+ALTER TYPE e RENAME VALUE 'lo' TO 'low'`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT c::text, cs::text, r::text FROM t", `[[(low,1) {"(low,2)"} [low,hi]]]`},
+		{"SELECT (c).e < 'hi' FROM t", "[[t]]"},
+	})
+}

@@ -163,14 +163,6 @@ func (e *Engine) refuseEnumRename(r enumRename) error {
 			}
 		}
 	}
-	if r.value() {
-		if c := e.compositeDependents(r.key, uses); len(c) > 0 {
-			return refuse(strings.TrimSuffix(c[0], " depends on type "+r.key))
-		}
-		for _, un := range e.rangesOver(r) {
-			return refuse("type " + un)
-		}
-	}
 	for _, name := range sortedKeys(e.tables) {
 		if !r.value() {
 			break
@@ -377,10 +369,13 @@ func (e *Engine) enumRenameEdits(r enumRename, labels map[string][]bool) (*enumR
 			changed = rewrite(c.Generated, &c.GeneratedSQL, tableCall{table: name, gen: c.Name}.describe()) || changed
 		}
 		used := tableUsesEnum(t, uses)
-		if changed || used {
+		// The rows of a column of a composite or range type over the
+		// enum hold its labels too.
+		holds := r.value() && tableUsesEnum(t, r.holds)
+		if changed || used || holds {
 			ed.tables[name] = &d
 		}
-		if used && r.value() && !t.temp {
+		if holds && !t.temp {
 			ed.rows = append(ed.rows, name)
 		}
 	}
