@@ -69,3 +69,24 @@ ALTER TYPE e RENAME VALUE 'lo' TO 'low'`)
 		{"SELECT (c).e < 'hi' FROM t", "[[t]]"},
 	})
 }
+
+// TestComptype14IndexTypeRenameReopen: an index naming a renamed type is
+// kept in the file under the new name, and works after the reopen.
+func TestComptype14IndexTypeRenameReopen(t *testing.T) {
+	db := reopenedFileDB(t, "comptype14d.db", `CREATE TYPE e AS ENUM ('lo', 'hi');
+CREATE TYPE r AS RANGE (subtype = int4);
+CREATE TABLE t (id int PRIMARY KEY, s e, r r);
+CREATE INDEX tx ON t ((s <> 'lo'::e));
+CREATE UNIQUE INDEX ty ON t (id) WHERE r <> 'empty'::r;
+INSERT INTO t VALUES (1, 'hi', '[1,2)');
+ALTER TYPE e RENAME TO e2;
+ALTER TYPE r RENAME TO r2`)
+	defer db.Close()
+	if err := db.Exec(`INSERT INTO t VALUES (2, 'lo', 'empty')`); err != nil {
+		t.Fatal(err)
+	}
+	wantRows(t, db, []queryRows{
+		{"SELECT indexdef FROM pg_indexes WHERE tablename = 't' AND indexname <> 't_pkey' ORDER BY indexname", "[[CREATE INDEX tx ON public.t USING btree (((s <> 'lo'::e2)))] [CREATE UNIQUE INDEX ty ON public.t USING btree (id) WHERE (r <> 'empty'::r2)]]"},
+		{"SELECT id FROM t WHERE s <> 'lo'::e2", "[[1]]"},
+	})
+}

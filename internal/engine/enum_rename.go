@@ -60,6 +60,7 @@ type enumRenameEdits struct {
 	policies map[*policy]*policy
 	// composites and ranges are the types to record again.
 	composites, ranges []string
+	indexes            []typeRenamedIndex
 }
 
 // renameEnumValue renames the label from of the enum type t, keyed key,
@@ -90,7 +91,7 @@ func (e *Engine) renameEnum(key, newKey string, t value.Type) error {
 		e.userTypes[newKey] = t
 		return nil
 	}
-	if len(e.typeDependents(key, t)) == 0 {
+	if !e.renamesInUse(key, t) {
 		return rename()
 	}
 	undo := func() {
@@ -181,6 +182,9 @@ func (e *Engine) refuseEnumRename(r enumRename) error {
 		}
 	}
 	for _, k := range sortedKeys(e.indexes) {
+		if !r.value() {
+			break // the indexes are written again (index_type_rename.go)
+		}
 		if text, ok := e.indexText(k); !ok || textNames(text, r) {
 			return refuse("index " + k)
 		}
