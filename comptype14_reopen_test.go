@@ -90,3 +90,22 @@ ALTER TYPE r RENAME TO r2`)
 		{"SELECT id FROM t WHERE s <> 'lo'::e2", "[[1]]"},
 	})
 }
+
+// TestComptype14TriggerLabelReopen: a trigger's WHEN holding a renamed
+// label is kept in the file with the new label.
+func TestComptype14TriggerLabelReopen(t *testing.T) {
+	db := reopenedFileDB(t, "comptype14e.db", `CREATE TYPE e AS ENUM ('lo', 'hi');
+CREATE TABLE t (id int, e e);
+CREATE TABLE log (id int);
+CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO log VALUES (NEW.id); RETURN NEW; END $$;
+CREATE TRIGGER g AFTER INSERT ON t FOR EACH ROW WHEN (NEW.e = 'hi'::e) EXECUTE FUNCTION f();
+ALTER TYPE e RENAME VALUE 'hi' TO 'high'`)
+	defer db.Close()
+	if err := db.Exec(`INSERT INTO t VALUES (1, 'high'), (2, 'lo')`); err != nil {
+		t.Fatal(err)
+	}
+	wantRows(t, db, []queryRows{
+		{"SELECT id FROM log", "[[1]]"},
+		{"SELECT pg_get_triggerdef(oid) FROM pg_trigger WHERE tgname = 'g'", "[[CREATE TRIGGER g AFTER INSERT ON public.t FOR EACH ROW WHEN (NEW.e = 'high'::e) EXECUTE FUNCTION f()]]"},
+	})
+}

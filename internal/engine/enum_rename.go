@@ -176,7 +176,7 @@ func (e *Engine) refuseEnumRename(r enumRename) error {
 			}
 		}
 		for _, tr := range e.triggers[name] {
-			if stringsName(tr.whenSQL, r) {
+			if tr.when == nil && stringsName(tr.whenSQL, r) {
 				return refuse("trigger " + tr.name + " on table " + name)
 			}
 		}
@@ -399,6 +399,12 @@ func (e *Engine) enumRenameEdits(r enumRename, labels map[string][]bool) (*enumR
 	}
 	if !r.value() && err == nil {
 		err = e.typeRenameTexts(r, ed, rewrite)
+	}
+	if r.value() && err == nil {
+		// rewrite records its own error in err.
+		if terr := e.labelRenameTriggers(r, ed, rewrite); terr != nil {
+			err = terr
+		}
 	}
 	if err != nil {
 		return nil, err
