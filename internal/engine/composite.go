@@ -97,10 +97,18 @@ func (e *Engine) saveComposite(old string, ct *sql.CompositeType) error {
 
 func (e *Engine) alterComposite(a *sql.AlterComposite) (Result, error) {
 	ct := e.composites[a.Name]
-	if err := e.refuseTypedAlter(a); err != nil {
-		return Result{}, err
+	typed := e.typedTables(a.Name)
+	if !a.Cascade {
+		if err := e.refuseTypedAlter(a); err != nil {
+			return Result{}, err
+		}
 	}
-	if deps := e.typeDependents(a.Name, ct.Type); len(deps) > 0 {
+	deps := e.typeDependents(a.Name, ct.Type)
+	if a.Cascade {
+		lines := e.typedTableLines(a.Name)
+		deps = slices.DeleteFunc(deps, func(d string) bool { return slices.Contains(lines, d) })
+	}
+	if len(deps) > 0 {
 		if a.Retyped != "" {
 			if col := e.rowTypeColumn(a.Name); col != "" {
 				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot alter type %q because column %q uses it", a.Name, col)
@@ -110,6 +118,13 @@ func (e *Engine) alterComposite(a *sql.AlterComposite) (Result, error) {
 			WithDetail("%s", strings.Join(deps, "\n")).
 			WithHint("alter it before a table, view or type uses it")
 	}
+	var alters []*sql.AlterTable
+	if a.Cascade && len(typed) > 0 {
+		var err error
+		if alters, err = e.typedTableAlters(a, typed); err != nil {
+			return Result{}, err
+		}
+	}
 	d := ct.Type.RecordDesc()
 	next := &sql.CompositeType{Name: a.Name, Attrs: a.Attrs, Dropped: a.Dropped,
 		Type: value.CompositeTypeOf(a.Name, d.OID, d.ArrayOID, sql.CompositeTypeFields(a.Attrs))}
@@ -117,7 +132,15 @@ func (e *Engine) alterComposite(a *sql.AlterComposite) (Result, error) {
 		return Result{}, err
 	}
 	e.putComposite(next)
-	return Result{Tag: "ALTER TYPE", Notices: a.Notices}, nil
+	res := Result{Tag: "ALTER TYPE", Notices: a.Notices}
+	for _, at := range alters {
+		r, err := e.alterTable(at)
+		res.Notices = append(res.Notices, r.Notices...)
+		if err != nil {
+			return res, err
+		}
+	}
+	return res, nil
 }
 
 // renameComposite is ALTER TYPE name RENAME TO new of a composite type

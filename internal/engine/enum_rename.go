@@ -60,6 +60,7 @@ type enumRenameEdits struct {
 	policies map[*policy]*policy
 	// composites and ranges are the types to record again.
 	composites, ranges []string
+	indexes            []typeRenamedIndex
 }
 
 // renameEnumValue renames the label from of the enum type t, keyed key,
@@ -90,7 +91,7 @@ func (e *Engine) renameEnum(key, newKey string, t value.Type) error {
 		e.userTypes[newKey] = t
 		return nil
 	}
-	if len(e.typeDependents(key, t)) == 0 {
+	if !e.renamesInUse(key, t) {
 		return rename()
 	}
 	undo := func() {
@@ -163,14 +164,6 @@ func (e *Engine) refuseEnumRename(r enumRename) error {
 			}
 		}
 	}
-	if r.value() {
-		if c := e.compositeDependents(r.key, uses); len(c) > 0 {
-			return refuse(strings.TrimSuffix(c[0], " depends on type "+r.key))
-		}
-		for _, un := range e.rangesOver(r) {
-			return refuse("type " + un)
-		}
-	}
 	for _, name := range sortedKeys(e.tables) {
 		if !r.value() {
 			break
@@ -183,12 +176,15 @@ func (e *Engine) refuseEnumRename(r enumRename) error {
 			}
 		}
 		for _, tr := range e.triggers[name] {
-			if stringsName(tr.whenSQL, r) {
+			if tr.when == nil && stringsName(tr.whenSQL, r) {
 				return refuse("trigger " + tr.name + " on table " + name)
 			}
 		}
 	}
 	for _, k := range sortedKeys(e.indexes) {
+		if !r.value() {
+			break // the indexes are written again (index_type_rename.go)
+		}
 		if text, ok := e.indexText(k); !ok || textNames(text, r) {
 			return refuse("index " + k)
 		}
@@ -377,10 +373,13 @@ func (e *Engine) enumRenameEdits(r enumRename, labels map[string][]bool) (*enumR
 			changed = rewrite(c.Generated, &c.GeneratedSQL, tableCall{table: name, gen: c.Name}.describe()) || changed
 		}
 		used := tableUsesEnum(t, uses)
-		if changed || used {
+		// The rows of a column of a composite or range type over the
+		// enum hold its labels too.
+		holds := r.value() && tableUsesEnum(t, r.holds)
+		if changed || used || holds {
 			ed.tables[name] = &d
 		}
-		if used && r.value() && !t.temp {
+		if holds && !t.temp {
 			ed.rows = append(ed.rows, name)
 		}
 	}
@@ -400,6 +399,12 @@ func (e *Engine) enumRenameEdits(r enumRename, labels map[string][]bool) (*enumR
 	}
 	if !r.value() && err == nil {
 		err = e.typeRenameTexts(r, ed, rewrite)
+	}
+	if r.value() && err == nil {
+		// rewrite records its own error in err.
+		if terr := e.labelRenameTriggers(r, ed, rewrite); terr != nil {
+			err = terr
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -173,6 +173,9 @@ type indexName struct {
 	name, text string
 	def        *sql.CreateIndex
 	unique     string // its unique index's name, for a UNIQUE one
+	// x holds the texts of its expressions and predicate (a type's
+	// rename writes them again, index_type_rename.go).
+	x keyExtTexts
 }
 
 // takeIndexNames copies the names of the tables' indexes.
@@ -180,7 +183,7 @@ func (e *Engine) takeIndexNames() map[*namedIndex]indexName {
 	out := map[*namedIndex]indexName{}
 	for _, t := range e.tables {
 		for _, ix := range append(t.indexes[:len(t.indexes):len(t.indexes)], t.xindexes...) {
-			n := indexName{name: ix.name, text: ix.text, def: ix.def}
+			n := indexName{name: ix.name, text: ix.text, def: ix.def, x: ix.x.texts()}
 			if ix.unique != nil {
 				n.unique = ix.unique.name
 			}
@@ -194,6 +197,7 @@ func (e *Engine) takeIndexNames() map[*namedIndex]indexName {
 func restoreIndexNames(m map[*namedIndex]indexName) {
 	for ix, n := range m {
 		ix.name, ix.text, ix.def = n.name, n.text, n.def
+		ix.x.setTexts(n.x)
 		if ix.unique != nil {
 			ix.unique.name = n.unique
 		}

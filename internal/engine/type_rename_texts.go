@@ -52,7 +52,9 @@ func (e *Engine) typeRenameTexts(r enumRename, ed *enumRenameEdits, rewrite func
 		}
 	}
 	ed.ranges = e.rangesOver(r)
-	return nil
+	var err error
+	ed.indexes, err = e.typeRenameIndexes(r)
+	return err
 }
 
 // applyTypeRenameTexts keeps what typeRenameTexts wrote, in the catalog
@@ -86,6 +88,9 @@ func (e *Engine) applyTypeRenameTexts(ed *enumRenameEdits) error {
 				}
 			}
 		}
+	}
+	if err := e.applyTypeRenameIndexes(ed.indexes); err != nil {
+		return err
 	}
 	for _, cn := range ed.composites {
 		if err := e.saveComposite(cn, e.composites[cn]); err != nil {

@@ -129,7 +129,7 @@ func (e *Engine) renameRange(old, name string, t value.Type) error {
 		e.userTypes[name] = t
 		return nil
 	}
-	if len(e.typeDependents(old, t)) > 0 {
+	if e.renamesInUse(old, t) {
 		// Its users are written again under the new name (enum_rename.go).
 		undo := func() {
 			value.RenameRangeType(t, old)

@@ -285,6 +285,7 @@ func (e *Engine) refuseRenameInUse(name string, t value.Type, what string) error
 func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 	res := Result{Tag: "DROP TYPE"}
 	var gone, typed []string
+	var cols typeColumnDrops // the columns of the types, besides typed tables
 	for _, name := range d.Names {
 		t, err := e.userType(name)
 		if pgerr.Code(err) == pgerr.UndefinedObject && d.IfExists {
@@ -301,7 +302,7 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 			return Result{}, err
 		}
 		if deps := e.typeDependents(name, t); len(deps) > 0 {
-			if d.Cascade && e.typedCascade(name, deps) {
+			if d.Cascade && (e.typedCascade(name, deps) || cols.addType(e, name, t, deps)) {
 				typed = append(typed, e.typedTables(name)...)
 				gone = append(gone, name)
 				continue
@@ -320,9 +321,24 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 	if len(gone) == 0 {
 		return res, nil
 	}
+	alters, err := cols.bind(e)
+	if err != nil {
+		return Result{}, err
+	}
 	lines, err := e.dropTypedTables(typed)
 	if err != nil {
 		return Result{}, err
+	}
+	more, err := cols.apply(e, alters)
+	if err != nil {
+		return Result{}, err
+	}
+	lines = append(lines, more...)
+	if len(more) > 0 {
+		e.pruneGrants() // of the views dropped
+		if err := e.pruneComments(); err != nil {
+			return Result{}, err
+		}
 	}
 	res.Notices = append(res.Notices, cascadeNotice(lines)...)
 	stored := slices.DeleteFunc(slices.Clone(gone), isTemp) // a session's temporary types were never stored

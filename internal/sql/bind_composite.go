@@ -54,6 +54,10 @@ type AlterComposite struct {
 	Retyped string
 	// Notices are those of IF EXISTS clauses that found nothing.
 	Notices []string
+	// Cascade is set by CASCADE, which alters the typed tables too, as
+	// the ALTER TABLE tableStmt is (composite_cascade.go).
+	Cascade   bool
+	tableStmt *pg_query.Node
 }
 
 func (*CreateComposite) bound() {}
@@ -187,11 +191,13 @@ func (b *binder) bindAlterComposite(as *pg_query.AlterTableStmt) (Bound, error) 
 	find := func(name string) int {
 		return slices.IndexFunc(ac.Attrs, func(a ColumnDef) bool { return a.Name == name })
 	}
+	if !slices.ContainsFunc(as.Cmds, func(n *pg_query.Node) bool {
+		return n.GetAlterTableCmd().Behavior != pg_query.DropBehavior_DROP_CASCADE
+	}) {
+		ac.cascadeTables(&pg_query.Node{Node: &pg_query.Node_AlterTableStmt{AlterTableStmt: as}})
+	}
 	for _, n := range as.Cmds {
 		cmd := n.GetAlterTableCmd()
-		if cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE {
-			return nil, b.refuse(as.Relation.Location, "ALTER TYPE … CASCADE is not supported")
-		}
 		switch cmd.Subtype {
 		case pg_query.AlterTableType_AT_AddColumn:
 			cd := cmd.Def.GetColumnDef()
@@ -257,6 +263,9 @@ func (b *binder) bindRenameAttribute(rs *pg_query.RenameStmt) (Bound, error) {
 		return nil, colErr(pgerr.DuplicateColumn, "column %q of relation %q already exists", rs.Newname, ct.Name)
 	}
 	ac.Attrs[i].Name = rs.Newname
+	if rs.Behavior == pg_query.DropBehavior_DROP_CASCADE {
+		ac.cascadeTables(&pg_query.Node{Node: &pg_query.Node_RenameStmt{RenameStmt: rs}})
+	}
 	return ac, nil
 }
 
