@@ -115,7 +115,12 @@ type RoutineCatalog interface {
 func (b *binder) routineCall(s *scope, c *userCall, loc int32) (expr.Expr, error) {
 	fn := c.fn
 	if fn.Trigger {
-		return nil, ErrTriggerCall()
+		if b.forView {
+			return nil, ErrTriggerCall()
+		}
+		// PostgreSQL binds the call, of type trigger, and fails when
+		// it runs.
+		return &expr.Raise{Code: pgerr.FeatureNotSupported, Msg: ErrTriggerCall().Error(), T: fn.TriggerType()}, nil
 	}
 	clock := b.stmtClock
 	if b.forView && fn.SQLCode {
