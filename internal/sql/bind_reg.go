@@ -129,6 +129,27 @@ func checkVoidColumn(name string, t value.Type) error {
 	return nil
 }
 
+// pseudoTypeColumn is err, the error of a column's type that does not
+// resolve, unless the type is one of PostgreSQL's other pseudo-types
+// (internal, language_handler, anyelement, …), which CheckAttributeType
+// refuses as such (42P16).
+func pseudoTypeColumn(cd *pg_query.ColumnDef, err error) error {
+	tn := cd.TypeName
+	if pgerr.Code(err) != pgerr.UndefinedObject || len(tn.ArrayBounds) > 0 || len(tn.Names) == 0 || len(tn.Names) > 2 {
+		return err
+	}
+	if len(tn.Names) == 2 && tn.Names[0].GetString_().Sval != "pg_catalog" {
+		return err
+	}
+	name := tn.Names[len(tn.Names)-1].GetString_().Sval
+	for _, t := range expr.BuiltinCatalog().Types {
+		if t.Type == "p" && t.Name == name {
+			return pgerr.New(pgerr.InvalidTableDef, "column %q has pseudo-type %s", cd.Colname, name)
+		}
+	}
+	return err
+}
+
 // voidDistinctFromNull binds x IS [NOT] DISTINCT FROM NULL, for x of a
 // type without equality (void, trigger), as PostgreSQL binds it for any
 // type: the test whether x itself is NULL.
