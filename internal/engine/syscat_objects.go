@@ -722,7 +722,7 @@ func (e *Engine) catalogTypes() []catType {
 		b := &value.BuiltinTypes[i]
 		typtype := byte('b')
 		switch {
-		case b.Kind == value.Record || b.Kind == value.Void:
+		case b.Kind == value.Record || b.Kind == value.Void || b.Kind.IsValueless():
 			typtype = 'p'
 		case b.Kind.IsRange():
 			typtype = 'r'
@@ -779,7 +779,8 @@ func (e *Engine) catalogProcs() []catProc {
 			}
 			p.argText, p.identArgText = f.ArgumentsText(false), f.ArgumentsText(true)
 			if f.Trigger {
-				p.ret, p.resultText = 2279, "trigger"
+				t := f.TriggerType()
+				p.ret, p.resultText = e.typeOID(t, nil), t.String()
 			} else if len(f.Cols) == 0 {
 				p.ret, p.resultText = 2278, "void" // RETURNS void (a procedure's is set below)
 			} else if len(f.Cols) == 1 && f.BaseType {

@@ -8,7 +8,7 @@ import (
 // pg_cast names (psql's \dC): bpchar, varchar, bit and varbit of a value
 // and a length (the last argument says whether the cast is explicit,
 // which truncates where an implicit one fails), numeric, time, timetz,
-// timestamp and timestamptz of a value and a modifier, and bit of an
+// timestamp, timestamptz and interval of a value and a modifier, and bit of an
 // integer and a length. Each takes the modifier as pg_attribute's
 // atttypmod holds it; one the type does not take leaves the value as it
 // is, as PostgreSQL's do.
@@ -41,6 +41,9 @@ func init() {
 	coerce("timetz", value.TimeTZ, false, precision)
 	coerce("timestamp", value.Timestamp, false, precision)
 	coerce("timestamptz", value.TimestampTZ, false, precision)
+	strict("interval", kinds(value.Interval, value.Int4), value.Type{Kind: value.Interval, Mod: -1}, func(a []value.Value) (value.Value, error) {
+		return value.ScaleInterval(a[0], int32(a[1].Int()))
+	})
 	// An integer's low bits as bit(n), n 1 when not positive.
 	for _, k := range []value.Kind{value.Int4, value.Int8} {
 		strict("bit", kinds(k, value.Int4), value.Type{Kind: value.Bit, Mod: -1}, func(a []value.Value) (value.Value, error) {

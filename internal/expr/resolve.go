@@ -276,7 +276,7 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 	switch {
 	case lk == value.JSON || rk == value.JSON || lk == value.JSONPath || rk == value.JSONPath || lk == value.XML || rk == value.XML,
 		lk.IsSnapshot() || rk.IsSnapshot(), lk == value.RefCursor || rk == value.RefCursor,
-		lk == value.Void || rk == value.Void:
+		lk == value.Void || rk == value.Void, lk.IsValueless() || rk.IsValueless():
 		return value.Type{}, errNoOperator("=", lk, rk) // json, jsonpath, xml, the snapshots, refcursor and void have no equality, as in PostgreSQL
 	case lk.Elem() == value.XML || rk.Elem() == value.XML:
 		return value.Type{}, pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type xml") // nor have arrays of xml

@@ -91,6 +91,8 @@ var kindOIDs = [...]uint32{
 	value.TxidSnapshot: 2970,
 	value.RefCursor:    1790,
 	value.Void:         2278,
+	value.Trigger:      2279,
+	value.EventTrigger: 3838,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -206,7 +208,7 @@ func TypeSize(t value.Type) int16 {
 		return 1
 	case value.Int2:
 		return 2
-	case value.Int4, value.Float4, value.Date, value.Void:
+	case value.Int4, value.Float4, value.Date, value.Void, value.Trigger, value.EventTrigger:
 		return 4
 	case value.Oid, value.RegClass, value.RegType, value.RegProc, value.RegProcedure, value.RegNamespace, value.RegRole, value.RegCollation, value.RegConfig, value.RegOper, value.RegOperator:
 		return 4

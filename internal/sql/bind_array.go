@@ -39,8 +39,8 @@ func (b *binder) bindArrayExpr(s *scope, a *pg_query.A_ArrayExpr, to value.Type)
 	if t.Kind.IsVector() {
 		return nil, b.refuse(a.Location, "arrays of %s are not supported", t)
 	}
-	if t.Kind == value.Void {
-		return nil, b.stmt.errf(a.Location, pgerr.UndefinedObject, "could not find array type for data type void")
+	if t.Kind == value.Void || t.Kind.IsValueless() {
+		return nil, b.stmt.errf(a.Location, pgerr.UndefinedObject, "could not find array type for data type %s", t)
 	}
 	if t.Kind == value.ArrayOf(value.Record) {
 		return expr.NewArrayCons(es, t), nil // keeping its records' type

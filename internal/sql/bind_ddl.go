@@ -86,7 +86,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		if !isSerial {
 			var err error
 			if t, err = b.typeFromName(cd.TypeName); err != nil {
-				return nil, err
+				return nil, pseudoTypeColumn(cd, err)
 			}
 		}
 		if err := checkVoidColumn(cd.Colname, t); err != nil {

@@ -344,8 +344,8 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 			// its elements as arrays' elements, not as vectors.
 			return value.Type{}, b.refuse(tn.Location, "arrays of %s are not supported", t)
 		}
-		if t.Kind == value.Void {
-			return value.Type{}, b.stmt.errf(tn.Location, pgerr.UndefinedObject, "type \"void[]\" does not exist")
+		if t.Kind == value.Void || t.Kind.IsValueless() {
+			return value.Type{}, b.stmt.errf(tn.Location, pgerr.UndefinedObject, "type \"%s[]\" does not exist", t)
 		}
 		// int[], int[3] and int[][] are all int[]: PostgreSQL does not
 		// enforce the bounds or the dimensions either.
@@ -376,6 +376,9 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if t.Kind.IsValueless() {
+		return nil, b.valuelessCast(e, t, c)
 	}
 	inferred := untypedParam(e) // $1::d makes $1 of domain d (below)
 	if t.Kind.IsReg() && t.Kind != value.RegConfig {
@@ -590,6 +593,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		}
 		if isGeometric(l) || isGeometric(r) {
 			return b.geometricDistinct(l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
+		}
+		if e, ok := voidDistinctFromNull(a, l, r); ok {
+			return e, nil
 		}
 		if err := b.noVoidEquality(l.Type(), r.Type(), a.Location); err != nil {
 			return nil, err

@@ -327,7 +327,7 @@ func (b *binder) userFunctionFrom(rf *pg_query.RangeFunction, lat *scope) (*pg_q
 		return nil, ok || err != nil, err
 	}
 	if c.fn.Trigger {
-		return nil, true, b.stmt.errf(f.Location, pgerr.DatatypeMismatch, "function %q in FROM has unsupported return type trigger", c.fn.Name)
+		return nil, true, b.stmt.errf(f.Location, pgerr.DatatypeMismatch, "function %q in FROM has unsupported return type %s", c.fn.Name, c.fn.TriggerType())
 	}
 	if c.fn.Language == LangPLpgSQL {
 		return nil, false, nil // a table function (routineSRF)

@@ -119,19 +119,54 @@ func (b *binder) regConfigSchema(e expr.Expr, err error) error {
 	return err
 }
 
-// checkVoidColumn refuses a column of type void, as PostgreSQL's
-// CheckAttributeType does (42P16, without a position).
+// checkVoidColumn refuses a column of type void, trigger or
+// event_trigger, as PostgreSQL's CheckAttributeType does (42P16, without
+// a position).
 func checkVoidColumn(name string, t value.Type) error {
-	if t.Kind == value.Void {
-		return pgerr.New(pgerr.InvalidTableDef, "column %q has pseudo-type void", name)
+	if t.Kind == value.Void || t.Kind.IsValueless() {
+		return pgerr.New(pgerr.InvalidTableDef, "column %q has pseudo-type %s", name, t)
 	}
 	return nil
 }
 
-// noVoidEquality refuses = between void values (IN, IS DISTINCT FROM),
-// which have no operator in PostgreSQL (42883).
+// pseudoTypeColumn is err, the error of a column's type that does not
+// resolve, unless the type is one of PostgreSQL's other pseudo-types
+// (internal, language_handler, anyelement, …), which CheckAttributeType
+// refuses as such (42P16).
+func pseudoTypeColumn(cd *pg_query.ColumnDef, err error) error {
+	tn := cd.TypeName
+	if pgerr.Code(err) != pgerr.UndefinedObject || len(tn.ArrayBounds) > 0 || len(tn.Names) == 0 || len(tn.Names) > 2 {
+		return err
+	}
+	if len(tn.Names) == 2 && tn.Names[0].GetString_().Sval != "pg_catalog" {
+		return err
+	}
+	name := tn.Names[len(tn.Names)-1].GetString_().Sval
+	for _, t := range expr.BuiltinCatalog().Types {
+		if t.Type == "p" && t.Name == name {
+			return pgerr.New(pgerr.InvalidTableDef, "column %q has pseudo-type %s", cd.Colname, name)
+		}
+	}
+	return err
+}
+
+// voidDistinctFromNull binds x IS [NOT] DISTINCT FROM NULL, for x of a
+// type without equality (void, trigger), as PostgreSQL binds it for any
+// type: the test whether x itself is NULL.
+func voidDistinctFromNull(a *pg_query.A_Expr, l, r expr.Expr) (expr.Expr, bool) {
+	if k := l.Type().Kind; k != value.Void && !k.IsValueless() {
+		return nil, false
+	}
+	if c := a.Rexpr.GetAConst(); c == nil || !c.Isnull {
+		return nil, false
+	}
+	return &expr.IsNull{E: l, Not: a.Kind == pg_query.A_Expr_Kind_AEXPR_DISTINCT}, true
+}
+
+// noVoidEquality refuses = between void (or trigger) values (IN, IS
+// DISTINCT FROM), which have no operator in PostgreSQL (42883).
 func (b *binder) noVoidEquality(l, r value.Type, loc int32) error {
-	if l.Kind != value.Void && r.Kind != value.Void {
+	if l.Kind != value.Void && r.Kind != value.Void && !l.Kind.IsValueless() && !r.Kind.IsValueless() {
 		return nil
 	}
 	return b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s = %s", l, r).

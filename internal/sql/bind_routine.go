@@ -115,7 +115,12 @@ type RoutineCatalog interface {
 func (b *binder) routineCall(s *scope, c *userCall, loc int32) (expr.Expr, error) {
 	fn := c.fn
 	if fn.Trigger {
-		return nil, ErrTriggerCall()
+		if b.forView {
+			return nil, ErrTriggerCall()
+		}
+		// PostgreSQL binds the call, of type trigger, and fails when
+		// it runs.
+		return &expr.Raise{Code: pgerr.FeatureNotSupported, Msg: ErrTriggerCall().Error(), T: fn.TriggerType()}, nil
 	}
 	clock := b.stmtClock
 	if b.forView && fn.SQLCode {
@@ -193,7 +198,12 @@ func (b *binder) routineSRF(f *pg_query.FuncCall, coldefs []*pg_query.Node) (*ex
 		return nil, true, b.refuse(f.Location, "PL/pgSQL function %s() in FROM cannot be maintained in a view", fn.Name).
 			WithHint("store its rows in a table and read the table")
 	}
-	if fn.AnyRecord {
+	var convert []value.Type
+	if fn.AnyRecord && fn.SQLCode {
+		if fn, convert, err = b.sqlRecordRoutine(c, fn, coldefs, f.Location); err != nil {
+			return nil, true, err
+		}
+	} else if fn.AnyRecord {
 		if fn, err = b.recordRoutine(fn, coldefs, f.Location); err != nil {
 			return nil, true, err
 		}
@@ -203,6 +213,12 @@ func (b *binder) routineSRF(f *pg_query.FuncCall, coldefs []*pg_query.Node) (*ex
 		return nil, true, err
 	}
 	gen := expr.RoutineSRF(fn.Name, fn.RoutineSig(), fn.Strict, b.stmtClock)
+	if convert != nil {
+		gen = convertedRows(gen, convert)
+		for i := range convert {
+			fn.RecordCols[i].Type = convert[i]
+		}
+	}
 	if fn.SQLCode && len(fn.Cols) == 0 {
 		// A SQL function returning void gives NULL (routineCall).
 		inner := gen

@@ -1,11 +1,13 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // A PL/pgSQL function RETURNS record (or SETOF record) without OUT
@@ -27,6 +29,11 @@ func (b *binder) recordRoutine(fn *Function, coldefs []*pg_query.Node, loc int32
 	if err != nil {
 		return nil, err
 	}
+	return recordRoutineOf(fn, names, ts), nil
+}
+
+// recordRoutineOf is recordRoutine of the columns names typed ts.
+func recordRoutineOf(fn *Function, names []string, ts []value.Type) *Function {
 	cols := make([]plan.Column, len(names))
 	types := make([]string, len(names))
 	for i, n := range names {
@@ -44,7 +51,7 @@ func (b *binder) recordRoutine(fn *Function, coldefs []*pg_query.Node, loc int32
 	g.instances.mu.Lock()
 	defer g.instances.mu.Unlock()
 	if inst := g.instances.byID[id]; inst != nil {
-		return inst, nil // its compiled body
+		return inst // its compiled body
 	}
 	inst := *fn
 	inst.Generic, inst.instances, inst.Compiled, inst.instID = g, nil, nil, id
@@ -53,5 +60,65 @@ func (b *binder) recordRoutine(fn *Function, coldefs []*pg_query.Node, loc int32
 		g.instances.byID = map[string]*Function{}
 	}
 	g.instances.byID[id] = &inst
-	return &inst, nil
+	return &inst
+}
+
+// sqlRecordRoutine is recordRoutine for a SQL function returning SETOF
+// record that runs as code (c's function, run as fn): as PostgreSQL, it
+// checks the body's columns against the column definition list as CREATE
+// checks a declared result (42P13), and the rows take the listed types by
+// assignment casts. The instance returns the body's own types; convert
+// are the listed ones, to cast its rows to (convertedRows).
+func (b *binder) sqlRecordRoutine(c *userCall, fn *Function, coldefs []*pg_query.Node, loc int32) (*Function, []value.Type, error) {
+	if _, err := b.anyRecordFrom(c, coldefs, loc); err != nil {
+		return nil, nil, err
+	}
+	names, ts, err := b.recordColdefs(coldefs, loc)
+	if err != nil {
+		return nil, nil, err
+	}
+	got, err := bodyColumns(b.cat, c.fn)
+	if err != nil || len(got) != len(ts) {
+		return recordRoutineOf(fn, names, ts), nil, err
+	}
+	body := make([]value.Type, len(got))
+	for i, col := range got {
+		body[i] = col.Type
+		if body[i].Kind == value.Unknown {
+			body[i] = value.TextType
+		}
+	}
+	inst := *recordRoutineOf(fn, names, body)
+	inst.RecordCols = slices.Clone(inst.RecordCols)
+	for i := range inst.RecordCols {
+		inst.RecordCols[i].Name = names[i] // the cached instance's may be another call's
+	}
+	return &inst, ts, nil
+}
+
+// convertedRows casts each row gen emits to ts, by assignment casts.
+func convertedRows(gen func([]value.Value, func(value.Row) error) error, ts []value.Type) func([]value.Value, func(value.Row) error) error {
+	return func(args []value.Value, emit func(value.Row) error) error {
+		return gen(args, func(r value.Row) error {
+			out := make(value.Row, len(r))
+			for i, v := range r {
+				if i >= len(ts) {
+					out[i] = v
+					continue
+				}
+				// The body was checked to convert by assignment (above):
+				// the kind as a cast gives it, then the modifier as an
+				// assignment applies it.
+				c, err := value.Cast(v, value.Type{Kind: ts[i].Kind, Mod: -1}, true)
+				if err == nil {
+					c, err = value.Coerce(c, ts[i], false)
+				}
+				if err != nil {
+					return err
+				}
+				out[i] = c
+			}
+			return emit(out)
+		})
+	}
 }

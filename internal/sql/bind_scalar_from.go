@@ -57,6 +57,11 @@ func (b *binder) scalarFrom(rf *pg_query.RangeFunction, call *pg_query.Node) (pl
 	if err != nil {
 		return nil, nil, true, err
 	}
+	if t := p.Columns()[0].Type; t.Kind.IsValueless() {
+		// suppress_redundant_updates_trigger(): PostgreSQL refuses its
+		// result type before running it.
+		return nil, nil, true, b.stmt.errf(nodeLoc(call, -1), pgerr.DatatypeMismatch, "function %q in FROM has unsupported return type %s", name, t)
+	}
 	if t := p.Columns()[0].Type; t.Kind == value.Record || t.IsAnonymousRecord() {
 		if d := t.RecordDesc(); d == nil || len(d.Fields) == 0 || rf.Ordinality || d.Unregistered {
 			return nil, nil, false, nil

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // triggerResult checks a function declared RETURNS trigger, as
@@ -18,6 +19,15 @@ func (b *binder) triggerResult(f *Function) error {
 	}
 	f.Trigger = true
 	return nil
+}
+
+// TriggerType is the result type of a trigger function: trigger, or
+// event_trigger for an event trigger's.
+func (f *Function) TriggerType() value.Type {
+	if f.EventTrigger {
+		return value.EventTriggerType
+	}
+	return value.TriggerType
 }
 
 // ErrTriggerCall is PostgreSQL's error for a call of a trigger function

@@ -197,6 +197,19 @@ func coerceInterval(v Value, mod int32) (Value, error) {
 	return NewInterval(s), nil
 }
 
+// ScaleInterval is PostgreSQL's interval(interval, integer), the cast
+// applying typmod (AdjustIntervalForTypmod): a modifier whose range is
+// none SQL writes is an internal error there (XX000), as here.
+func ScaleInterval(v Value, typmod int32) (Value, error) {
+	if typmod < 0 {
+		return v, nil
+	}
+	if _, ok := intervalRanges[intervalRange(typmod)]; !ok {
+		return Null, pgerr.New(pgerr.Internal, "unrecognized interval typmod: %d", typmod)
+	}
+	return coerceInterval(v, typmod)
+}
+
 // appendInterval writes PostgreSQL's output in IntervalStyle postgres:
 // "1 year 2 mons -3 days +04:05:06.5". Each nonzero field after a negative
 // one carries an explicit sign; the time is written when nonzero or when

@@ -72,6 +72,8 @@ func Parse(s string, t Type) (Value, error) {
 		return NewText(RefCursor, s), nil
 	case Void:
 		return VoidValue, nil // void_in ignores its text
+	case Trigger, EventTrigger:
+		return Null, ErrPseudoValue(t.Kind)
 	case InternalChar:
 		return parseInternalChar(s), nil
 	case Int2Vector:

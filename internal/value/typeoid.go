@@ -68,6 +68,8 @@ var BuiltinTypes = []BuiltinType{
 	{RegType, "regtype", 2206, 2211, 4, 'N', true, 'i', 'p'},
 	{Record, "record", 2249, 2287, -1, 'P', false, 'd', 'x'},
 	{Void, "void", 2278, 0, 4, 'P', true, 'i', 'p'},
+	{Trigger, "trigger", 2279, 0, 4, 'P', true, 'i', 'p'},
+	{EventTrigger, "event_trigger", 3838, 0, 4, 'P', true, 'i', 'p'},
 	{UUID, "uuid", 2950, 2951, 16, 'U', false, 'c', 'p'},
 	{PgLSN, "pg_lsn", 3220, 3221, 8, 'U', true, 'd', 'p'},
 	{Xid8, "xid8", 5069, 271, 8, 'U', true, 'd', 'p'},

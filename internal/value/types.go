@@ -94,6 +94,8 @@ var kindNames = [numKinds]string{
 	TxidSnapshot: "txid_snapshot",
 	RefCursor:    "refcursor",
 	Void:         "void",
+	Trigger:      "trigger",
+	EventTrigger: "event_trigger",
 
 	Tid: "tid",
 	Xid: "xid",
@@ -286,6 +288,10 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(RefCursorType)
 	case "void":
 		return noMods(VoidType)
+	case "trigger":
+		return noMods(TriggerType)
+	case "event_trigger":
+		return noMods(EventTriggerType)
 	case "char", `"char"`:
 		// "char", as format_type prints it; pg_query gives the SQL type
 		// char as bpchar, so a bare char here is the quoted name too.

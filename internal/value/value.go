@@ -109,6 +109,8 @@ const (
 	RefCursor    // refcursor, a cursor's name, held as its text (refcursor.go)
 	RegConfig    // regconfig, a text search configuration's oid read and printed as its name (regconfig.go)
 	Void         // void, the result of a function that returns nothing (void.go)
+	Trigger      // trigger, the result of a trigger function, which has no value (trigger.go)
+	EventTrigger // event_trigger, the same for an event trigger function (trigger.go)
 	numKinds
 )
 
