@@ -240,8 +240,8 @@ func (e *Engine) compositesOfDomain(d *expr.Domain) []string {
 	var out []string
 	for cn, ct := range e.composites {
 		for _, a := range ct.Attrs {
-			if a.Domain == d {
-				out = append(out, fmt.Sprintf("column %s of composite type %s depends on type %s", a.Name, cn, d.Name()))
+			if ofDomain(a.Domain, d) {
+				out = append(out, fmt.Sprintf("column %s of composite type %s depends on type %s", a.Name, cn, dependedName(a.Domain)))
 			}
 		}
 	}
@@ -253,7 +253,7 @@ func (e *Engine) compositesOfDomain(d *expr.Domain) []string {
 // of domain d, whose statements name it: d was renamed.
 func (e *Engine) saveCompositesOf(d *expr.Domain) error {
 	for _, ct := range e.composites {
-		if slices.ContainsFunc(ct.Attrs, func(a sql.ColumnDef) bool { return a.Domain == d }) {
+		if slices.ContainsFunc(ct.Attrs, func(a sql.ColumnDef) bool { return ofDomain(a.Domain, d) }) {
 			if err := e.saveComposite(ct.Name, ct); err != nil {
 				return err
 			}

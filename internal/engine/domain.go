@@ -201,7 +201,7 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 		// its new name.
 		tables = map[string]string{}
 		for _, t := range e.tables {
-			if !t.temp && slices.ContainsFunc(t.def.Cols, func(c sql.ColumnDef) bool { return c.Domain == d }) {
+			if !t.temp && slices.ContainsFunc(t.def.Cols, func(c sql.ColumnDef) bool { return ofDomain(c.Domain, d) }) {
 				tables[t.name] = t.def.SQL()
 			}
 		}
@@ -211,7 +211,7 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 			return Result{}, err
 		}
 		for _, o := range e.domains.byName {
-			if o.Def().Parent == d {
+			if ofDomain(o.Def().Parent, d) {
 				if err := e.saveDomain(o.Name(), o, nil); err != nil {
 					d.Set(old)
 					return Result{}, err
@@ -255,9 +255,12 @@ func (e *Engine) validateDomain(d *expr.Domain, ad *sql.AlterDomain) error {
 	if err := e.refuseDomainInRecords(d); err != nil {
 		return err
 	}
+	if err := e.refuseDomainInArrays(d); err != nil {
+		return err
+	}
 	for _, t := range e.sortedTables() {
 		for i, c := range t.def.Cols {
-			if !c.Domain.Over(d) {
+			if c.Domain.Elem() != nil || !c.Domain.Over(d) {
 				continue
 			}
 			var err error
@@ -352,21 +355,19 @@ func (e *Engine) domainDependents(d *expr.Domain) []string {
 	name := d.Name()
 	for _, t := range e.sortedTables() {
 		for _, c := range t.def.Cols {
-			if c.Domain == d {
-				out = append(out, fmt.Sprintf("column %s of table %s depends on type %s", c.Name, t.name, name))
+			if ofDomain(c.Domain, d) {
+				out = append(out, fmt.Sprintf("column %s of table %s depends on type %s", c.Name, t.name, dependedName(c.Domain)))
 			}
 		}
 	}
 	var over []string
 	for n, o := range e.domains.byName {
-		if o.Def().Parent == d {
-			over = append(over, n)
+		if p := o.Def().Parent; ofDomain(p, d) {
+			over = append(over, fmt.Sprintf("type %s depends on type %s", n, dependedName(p)))
 		}
 	}
 	sort.Strings(over)
-	for _, n := range over {
-		out = append(out, fmt.Sprintf("type %s depends on type %s", n, name))
-	}
+	out = append(out, over...)
 	out = append(out, e.compositesOfDomain(d)...)
 	for _, f := range e.domainRoutines(d) {
 		out = append(out, f+" depends on type "+name)

@@ -15,8 +15,8 @@ func (e *Engine) domainRoutines(d *expr.Domain) []string {
 	var out []string
 	for _, fns := range e.funcs {
 		for _, f := range fns {
-			if slices.ContainsFunc(f.Params, func(p sql.FuncParam) bool { return p.Domain == d }) ||
-				slices.Contains(f.ColDomains, d) {
+			if slices.ContainsFunc(f.Params, func(p sql.FuncParam) bool { return ofDomain(p.Domain, d) }) ||
+				slices.ContainsFunc(f.ColDomains, func(c *expr.Domain) bool { return ofDomain(c, d) }) {
 				out = append(out, routineKind(nil, f.Procedure)+" "+f.Signature())
 			}
 		}

@@ -116,7 +116,7 @@ func routineSignature(f *sql.Function) plpgsql.Signature {
 // name a domain (the interpreter looks it up), "" when it cannot: none,
 // an array or a pseudo-type.
 func domainCandidate(tn *pg_query.TypeName) string {
-	if tn == nil || len(tn.ArrayBounds) > 0 || len(tn.Names) == 0 || tn.PctType {
+	if tn == nil || len(tn.Names) == 0 || tn.PctType {
 		return ""
 	}
 	parts := make([]string, len(tn.Names))
@@ -125,6 +125,9 @@ func domainCandidate(tn *pg_query.TypeName) string {
 	}
 	if parts[0] == "pg_catalog" {
 		return "" // a built-in type is never a domain
+	}
+	if len(tn.ArrayBounds) > 0 {
+		return strings.Join(parts, ".") + "[]" // an array of a domain checks its elements
 	}
 	return strings.Join(parts, ".")
 }

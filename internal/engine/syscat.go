@@ -345,13 +345,13 @@ func (e *Engine) sysCatalogFor(path []string, own string) *expr.SysCatalog {
 			}
 			sc.Types[t.oid] = value.Type{Kind: t.kind, Mod: -1}
 		case t.kind.IsArray():
-			out = o.objectText(strings.TrimPrefix(t.name, "_"), path) + "[]"
+			out = o.objectText(arrayElemKey(t.name), path) + "[]"
 		default:
 			out = o.objectText(t.name, path)
 		}
 		in := out
 		if t.builtin == nil {
-			in = strings.TrimPrefix(t.name, "_")
+			in = arrayElemKey(t.name)
 			if t.kind.IsArray() {
 				in += "[]"
 			}

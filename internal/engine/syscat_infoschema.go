@@ -172,7 +172,7 @@ func infoColumns(o *catalogObjects, r *catRows) {
 			if rel.t != nil {
 				pairs = append(pairs, infoCollation(&rel.t.def.Cols[i])...)
 			}
-			if rel.t != nil && rel.t.def.Cols[i].Domain != nil {
+			if rel.t != nil && rel.t.def.Cols[i].Domain != nil && rel.t.def.Cols[i].Domain.Elem() == nil { // d[] is an array type
 				sc, name := o.e.splitObject(rel.t.def.Cols[i].Domain.Name())
 				pairs = append(pairs, "domain_catalog", DatabaseName, "domain_schema", sc, "domain_name", name)
 			}

@@ -754,6 +754,13 @@ func (e *Engine) catalogTypes() []catType {
 		if def.UserColl != nil {
 			ct.collOID = def.UserColl.OID
 		}
+		if arr := dom.ArrayOf(); arr != nil {
+			// Its array type, _d, as CREATE DOMAIN makes it in PostgreSQL.
+			ct.array = objectOID("type", arr.Name())
+			out = append(out, ct, catType{oid: ct.array, name: arr.Name(), nsp: publicOID, kind: arr.Def().Base.Kind, typtype: 'b',
+				base: ct.oid, collation: def.Collation, collOID: ct.collOID})
+			continue
+		}
 		out = append(out, ct)
 	}
 	out = append(out, infoSchemaTypes...)

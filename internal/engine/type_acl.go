@@ -298,6 +298,9 @@ func (s *Session) mayUseColumnTypes(cols []sql.ColumnDef, isNew func(i int) bool
 		var dom domainNamer
 		if c.Domain != nil {
 			dom = c.Domain
+			if el := c.Domain.Elem(); el != nil {
+				dom = el // an array type's privileges are its element type's
+			}
 		}
 		if key := e.typeKeyOf(c.Type, dom); key != "" && !e.typeUsable(s.userName(), key) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for type %s", e.typeACLErrorName(key))

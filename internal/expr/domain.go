@@ -17,6 +17,13 @@ import (
 // checks read it without a lock.
 type Domain struct {
 	def atomic.Pointer[DomainDef]
+	// elem is set on a domain's array type (d[], ArrayOf): the domain
+	// of its elements, whose definition its own is derived from.
+	elem *Domain
+	// arr is the domain's array type once asked for; cache an array
+	// type's definition (domain_array.go).
+	arr   atomic.Pointer[Domain]
+	cache atomic.Pointer[arrayDefCache]
 }
 
 // DomainDef is a domain's definition. It is immutable once set.
@@ -79,8 +86,14 @@ func NewDomain(def DomainDef) *Domain {
 	return d
 }
 
-// Def returns the domain's definition.
-func (d *Domain) Def() *DomainDef { return d.def.Load() }
+// Def returns the domain's definition. An array type's is derived from
+// its element domain's current one (arrayDef).
+func (d *Domain) Def() *DomainDef {
+	if d.elem != nil {
+		return d.arrayDef()
+	}
+	return d.def.Load()
+}
 
 // Set replaces the domain's definition.
 func (d *Domain) Set(def DomainDef) { d.def.Store(&def) }
@@ -89,15 +102,28 @@ func (d *Domain) Set(def DomainDef) { d.def.Store(&def) }
 func (d *Domain) Name() string { return d.Def().Name }
 
 // TypeName is the domain's name as format_type prints it: quoted where
-// needed, qualified when of a schema other than public.
-func (d *Domain) TypeName() string { return keyIdent(d.Name()) }
+// needed, qualified when of a schema other than public; an array type's
+// is its element domain's with [] (d[]).
+func (d *Domain) TypeName() string {
+	if d.elem != nil {
+		return d.elem.TypeName() + "[]"
+	}
+	return keyIdent(d.Name())
+}
 
-// Over reports whether d is other or a domain over it, at any depth.
+// Over reports whether d is other or a domain over it, at any depth,
+// through the element domain of an array type: a column of d[] holds
+// values of d.
 func (d *Domain) Over(other *Domain) bool {
-	for ; d != nil; d = d.Def().Parent {
+	for d != nil {
 		if d == other {
 			return true
 		}
+		if d.elem != nil {
+			d = d.elem
+			continue
+		}
+		d = d.Def().Parent
 	}
 	return false
 }
@@ -128,6 +154,14 @@ func (d *Domain) Check(v value.Value) error {
 	if notNull && v.IsNull() {
 		return pgerr.New(pgerr.NotNullViolation, "domain %s does not allow null values", quoteIdent(d.Name()))
 	}
+	// An array type is at the bottom of a chain: its elements first.
+	if last := chainEnd(d); last.elem != nil && !v.IsNull() {
+		for _, e := range v.Elems() {
+			if err := last.elem.Check(e); err != nil {
+				return err
+			}
+		}
+	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		for _, c := range chain[i].Checks {
 			if ok, err := c.Holds(v); err != nil {
@@ -138,6 +172,14 @@ func (d *Domain) Check(v value.Value) error {
 		}
 	}
 	return nil
+}
+
+// chainEnd is the domain at the bottom of d's chain of parents.
+func chainEnd(d *Domain) *Domain {
+	for p := d.Def().Parent; p != nil; p = p.Def().Parent {
+		d = p
+	}
+	return d
 }
 
 // Violation is the error of a value that fails the constraint named name.
@@ -177,6 +219,9 @@ func (c *DomainCheck) Type() value.Type { return c.E.Type() }
 func (c *DomainCheck) Volatile() bool   { return c.E.Volatile() }
 func (*DomainCheck) expr()              {}
 func (c *DomainCheck) String() string {
+	if c.Domain.Elem() != nil {
+		return fmt.Sprintf("%s::%s", operand(c.E), c.Domain.TypeName())
+	}
 	return fmt.Sprintf("%s::%s", operand(c.E), quoteIdent(c.Domain.Name()))
 }
 

@@ -449,6 +449,9 @@ func (c *call) declType(dno int) (declType, error) {
 		for base, ok := c.domainBase(typName); ok; base, ok = c.domainBase(base) {
 			dt.domain, typName = d.typName, base
 		}
+		if dt.domain == "" && c.domainArray(typName) {
+			dt.domain = typName // its values are its base type's arrays, read by the cast below
+		}
 		var res *Result
 		if res, err = c.runText("SELECT NULL::"+typName, nil, nil); err == nil {
 			dt.t = res.Cols[0].Type
@@ -475,13 +478,24 @@ func (c *call) paramDomain(i int) string {
 	var dt declType
 	// The domain's name as format_type prints it, which the context
 	// lines of errors show (signatureText).
-	res, err := c.runText("SELECT pg_catalog.format_type(oid, NULL) FROM pg_catalog.pg_type WHERE typtype = 'd' AND oid = pg_catalog.to_regtype($1)",
+	res, err := c.runText("SELECT pg_catalog.format_type(oid, NULL) FROM pg_catalog.pg_type t WHERE oid = pg_catalog.to_regtype($1) AND "+domainOrArray,
 		[]value.Type{value.TextType}, []value.Value{value.NewText(value.Text, c.f.sig.TypeNames[i])})
 	if err == nil && len(res.Rows) == 1 && !res.Rows[0][0].IsNull() {
 		dt.domain = res.Rows[0][0].String()
 	}
 	c.f.types[i] = dt
 	return dt.domain
+}
+
+// domainOrArray is the condition on a row of pg_type t that it is a
+// domain or an array of one (d[]), whose values a variable checks.
+const domainOrArray = "(t.typtype = 'd' OR t.typelem <> 0 AND (SELECT e.typtype FROM pg_catalog.pg_type e WHERE e.oid = t.typelem) = 'd')"
+
+// domainArray reports whether typName names an array of a domain.
+func (c *call) domainArray(typName string) bool {
+	res, err := c.runText("SELECT 1 FROM pg_catalog.pg_type t WHERE t.typtype = 'b' AND oid = pg_catalog.to_regtype($1) AND "+domainOrArray,
+		[]value.Type{value.TextType}, []value.Value{value.NewText(value.Text, typName)})
+	return err == nil && len(res.Rows) == 1
 }
 
 // domainBase returns the base type of the domain typName names, as

@@ -53,8 +53,10 @@ func (b *binder) domain(name string) (*expr.Domain, bool) {
 	return nil, false
 }
 
-// typeDomain returns the domain a type name names, nil for another type.
-// An array of a domain is refused.
+// typeDomain returns the domain a type name names, nil for another type:
+// d, or its array type written d[] or _d (expr.Domain.ArrayOf). An array
+// of a domain over an array type, or over a type with a modifier, is
+// refused.
 func (b *binder) typeDomain(tn *pg_query.TypeName) (*expr.Domain, error) {
 	name, ok := domainName(tn.Names)
 	if !ok || len(tn.Typmods) > 0 {
@@ -65,13 +67,49 @@ func (b *binder) typeDomain(tn *pg_query.TypeName) (*expr.Domain, error) {
 	}
 	d, ok := b.domain(name)
 	if !ok {
-		return nil, nil
+		if d, ok = b.arrayNamedDomain(name); !ok {
+			return nil, nil
+		}
 	}
-	if len(tn.ArrayBounds) > 0 {
-		return nil, b.refuse(tn.Location, "arrays of domain %s are not supported", expr.QuoteIdent(name)).
-			WithHint("declare a domain over the array type: CREATE DOMAIN … AS %s[]", d.Def().Base)
+	if len(tn.ArrayBounds) == 0 || d.Elem() != nil {
+		return d, nil // _d[] is _d, as int4[][] is int4[]
 	}
-	return d, nil
+	return b.domainArray(d, tn.Location)
+}
+
+// arrayNamedDomain is the array type named as pg_type names it, _d for
+// the domain d, when no domain has that name itself.
+func (b *binder) arrayNamedDomain(name string) (*expr.Domain, bool) {
+	sc, bare, qualified := strings.Cut(name, ".")
+	if !qualified {
+		sc, bare = "", name
+	}
+	if !strings.HasPrefix(bare, "_") {
+		return nil, false
+	}
+	elem := bare[1:]
+	if qualified {
+		elem = sc + "." + elem
+	}
+	d, ok := b.domain(elem)
+	if !ok {
+		return nil, false
+	}
+	a := d.ArrayOf()
+	return a, a != nil
+}
+
+// domainArray is the array type of d, refused where its elements would
+// not be checked as PostgreSQL checks them: a domain over an array (its
+// arrays would be arrays of arrays) or over a type with a modifier (an
+// element is coerced to the modifier too).
+func (b *binder) domainArray(d *expr.Domain, loc int32) (*expr.Domain, error) {
+	base := d.Def().Base
+	if a := d.ArrayOf(); a != nil && base.Typmod() < 0 {
+		return a, nil
+	}
+	return nil, b.refuse(loc, "arrays of domain %s over type %s are not supported", d.TypeName(), base).
+		WithHint("declare a domain over the array type: CREATE DOMAIN … AS %s[]", base)
 }
 
 // domainName returns the name a type name gives, unqualified or in the

@@ -415,6 +415,15 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	if d, _ := b.typeDomain(c.TypeName); d != nil {
 		out = &expr.DomainCheck{E: out, Domain: d}
 		inferDomain(inferred, d)
+		if d.Elem() != nil && e.Type().Kind == value.Unknown {
+			if _, isConst := e.(*expr.Const); isConst {
+				// A literal of d[] is read by array_in, which checks each
+				// element as it reads it: PostgreSQL points at the literal.
+				if _, err := out.Eval(nil); err != nil {
+					return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(c.Arg, c.Location)))
+				}
+			}
+		}
 	} else if out == e {
 		b.noteBaseCast(s, c, out)
 	}

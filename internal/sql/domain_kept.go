@@ -35,8 +35,26 @@ func (b *binder) keptDomain(s *scope, e expr.Expr) (*expr.Domain, bool) {
 		return b.sameDomain(s, x.Args)
 	case *expr.MinMax:
 		return b.sameDomain(s, x.Args)
+	case *expr.Func:
+		return b.subscriptDomain(s, x)
 	}
 	return nil, true
+}
+
+// subscriptDomain is the domain of a subscript of an array of a domain:
+// an element (a[1]) is of the domain d, a slice (a[1:2]) of d[].
+func (b *binder) subscriptDomain(s *scope, f *expr.Func) (*expr.Domain, bool) {
+	if f.Def == nil || f.Def.Name != "subscript" && f.Def.Name != "slice" || len(f.Args) == 0 {
+		return nil, true
+	}
+	d, known := b.exprDomainKnown(s, f.Args[0])
+	if d == nil || d.Elem() == nil {
+		return nil, known
+	}
+	if f.Def.Name == "subscript" {
+		return d.Elem(), true
+	}
+	return d, true
 }
 
 // sameDomain is the domain every one of args is of, nil when they differ
