@@ -14,10 +14,12 @@ import (
 // d find it through it.
 
 // arrayElemKey is the key of an array type's element type: _d's is d,
-// s._d's s.d.
+// a domain's array s._d's s.d, another type's array _s.t's s.t (the
+// underscore before the whole key, as a temporary table's
+// _pg_temp_1.tt).
 func arrayElemKey(key string) string {
-	if s, n, ok := strings.Cut(key, "."); ok {
-		return s + "." + strings.TrimPrefix(n, "_")
+	if s, n, ok := strings.Cut(key, "."); ok && strings.HasPrefix(n, "_") {
+		return s + "." + n[1:]
 	}
 	return strings.TrimPrefix(key, "_")
 }
