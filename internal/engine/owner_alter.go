@@ -166,6 +166,9 @@ func (s *Session) mayAlterRoutine(a *sql.AlterFunction) error {
 		}
 		return nil
 	}
+	if err := s.mayMoveTo(a); err != nil {
+		return err
+	}
 	if !e.hasPrivsOf(s.role, routineOwnerName(f)) {
 		what := "function"
 		if f.Procedure {
@@ -176,11 +179,21 @@ func (s *Session) mayAlterRoutine(a *sql.AlterFunction) error {
 	return s.mayRenameOrGive(f.Name, a)
 }
 
+// mayMoveTo checks that SET SCHEMA of a routine may make it in its new
+// schema: PostgreSQL looks the schema up, with CREATE on it, before it
+// checks the routine's ownership.
+func (s *Session) mayMoveTo(a *sql.AlterFunction) error {
+	if !a.Move {
+		return nil
+	}
+	return s.mayCreateIn(a.Rename)
+}
+
 // mayRenameOrGive checks what ALTER of the routine name needs besides
 // its ownership: CREATE on its schema for RENAME TO and OWNER TO, and
 // the new owner's privileges for OWNER TO.
 func (s *Session) mayRenameOrGive(name string, a *sql.AlterFunction) error {
-	if a.Rename != "" {
+	if a.Rename != "" && !a.Move {
 		if err := s.mayCreateIn(name); err != nil {
 			return err
 		}

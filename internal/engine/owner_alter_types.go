@@ -26,10 +26,21 @@ func (s *Session) mayAlterOwned(b sql.Bound) error {
 	}
 	switch b := b.(type) {
 	case *sql.RenameType:
+		if b.Move && s.e.userTypeExists(b.Name) {
+			// SET SCHEMA: CREATE on the new schema, looked up first.
+			if err := s.mayCreateIn(b.New); err != nil {
+				return err
+			}
+		}
 		return s.mustOwnType(b.Name, "type")
 	case *sql.AlterEnum:
 		return s.mustOwnType(b.Name, "type")
 	case *sql.AlterDomain:
+		if b.Move && s.e.userTypeExists(b.Name) {
+			if err := s.mayCreateIn(b.Def.Name); err != nil {
+				return err
+			}
+		}
 		return s.mustOwnType(b.Name, "type")
 	case *sql.AlterComposite:
 		// PostgreSQL checks it as its relation's ALTER TABLE.

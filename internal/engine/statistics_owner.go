@@ -43,7 +43,16 @@ func (s *Session) mayStatistics(b sql.Bound) error {
 	e := s.e
 	switch b := b.(type) {
 	case *sql.CreateStatistics:
-		return s.mustOwnRel(b.Table, "table")
+		if err := s.mustOwnRel(b.Table, "table"); err != nil {
+			return err
+		}
+		// Then CREATE on its schema; a schema that is missing is the
+		// statement's to report.
+		key, err := e.statsCreationKey(s.searchPath(), b.Schema, b.Name)
+		if err != nil {
+			return nil
+		}
+		return e.mayCreateAs(s.role, key)
 	case *sql.DropStatistics:
 		for _, n := range b.Names {
 			if err := s.mustOwnStats(s.statsKeyOf(n)); err != nil {
@@ -52,11 +61,14 @@ func (s *Session) mayStatistics(b sql.Bound) error {
 		}
 	case *sql.AlterStatistics:
 		key := s.statsKeyOf(sql.StatsName{Schema: b.Schema, Name: b.Name})
-		if err := s.mustOwnStats(key); err != nil || key == "" || b.SetSchema == "" || b.SetSchema != "public" && !e.schemaExists(b.SetSchema) {
-			return err
+		// SET SCHEMA needs CREATE on the schema it moves to, checked
+		// before the ownership as PostgreSQL looks the schema up first.
+		if key != "" && b.SetSchema != "" && (b.SetSchema == "public" || e.schemaExists(b.SetSchema)) {
+			if err := e.mayCreateAs(s.role, schemaKey(b.SetSchema, e.bareName(key))); err != nil {
+				return err
+			}
 		}
-		// SET SCHEMA needs CREATE on the schema it moves to.
-		return e.mayCreateAs(s.role, schemaKey(b.SetSchema, b.Name))
+		return s.mustOwnStats(key)
 	case *sql.AlterStatisticsOwner:
 		key := s.statsKeyOf(sql.StatsName{Schema: b.Schema, Name: b.Name})
 		st := e.stats[key]

@@ -104,6 +104,9 @@ func (s *Session) mayDropAggregates(d *sql.DropAggregate) error {
 // aggregate) a of ag as mayAlterRoutine checks a function's.
 func (s *Session) mayAlterAggregate(ag *sql.Aggregate, a *sql.AlterFunction) error {
 	e := s.e
+	if err := s.mayMoveTo(a); err != nil {
+		return err
+	}
 	if !e.hasPrivsOf(s.role, aggOwnerName(ag)) {
 		return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of function %s", e.bareName(ag.Name))
 	}

@@ -20,8 +20,10 @@ type AlterFunction struct {
 	Kind string
 	// Rename is the new name; Owner the new owner (OWNER TO), its
 	// position OwnerLoc.
-	Rename   string
-	Owner    string
+	Rename string
+	Owner  string
+	// Move is set by SET SCHEMA, Rename then the key in the new schema.
+	Move     bool
 	OwnerLoc int32
 	// NewOwner is set by OWNER TO (Owner "" for CURRENT_USER and its
 	// kin: the session's role).

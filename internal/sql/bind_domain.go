@@ -32,6 +32,8 @@ type AlterDomain struct {
 	Validate     *expr.DomainConstraint
 	CheckNotNull bool
 	Notice       string // a skipped DROP CONSTRAINT IF EXISTS
+	// Move is set by SET SCHEMA, Def.Name then the key in the new schema.
+	Move bool
 }
 
 // DropDomain is DROP DOMAIN.

@@ -65,7 +65,18 @@ func (b *binder) bindSetSchema(st *pg_query.AlterObjectSchemaStmt) (Bound, error
 		return &Schema{Tag: setSchemaTag(st.ObjectType)}, nil // already there
 	}
 	rs.Newname = name
-	return b.bindRename(rs)
+	bound, err := b.bindRename(rs)
+	// The move needs CREATE on the new schema, where a rename needs it on
+	// the object's own or none: the engine tells them apart by Move.
+	switch x := bound.(type) {
+	case *RenameType:
+		x.Move = true
+	case *AlterFunction:
+		x.Move = true
+	case *AlterDomain:
+		x.Move = true
+	}
+	return bound, err
 }
 
 // keyOfNames is the key a name list resolved by QualifyNames names:

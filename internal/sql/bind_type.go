@@ -41,6 +41,8 @@ type AlterEnum struct {
 // RenameType is ALTER TYPE name RENAME TO new.
 type RenameType struct {
 	Name, New string
+	// Move is set by ALTER TYPE … SET SCHEMA, New then in the new schema.
+	Move bool
 }
 
 // DropType is DROP TYPE.
