@@ -286,6 +286,9 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 	res := Result{Tag: "DROP TYPE"}
 	var gone, typed []string
 	var cols typeColumnDrops // the columns of the types, besides typed tables
+	// Every name is looked up before any is checked, as PostgreSQL's.
+	var names []string
+	types := map[string]value.Type{}
 	for _, name := range d.Names {
 		t, err := e.userType(name)
 		if pgerr.Code(err) == pgerr.UndefinedObject && d.IfExists {
@@ -301,7 +304,20 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 		if err := refuseDropMultirange(name, t); err != nil {
 			return Result{}, err
 		}
-		if deps := e.typeDependents(name, t); len(deps) > 0 {
+		if _, ok := types[name]; !ok {
+			names = append(names, name)
+			types[name] = t
+		}
+	}
+	// What is named in the same statement goes with it.
+	listed := func(dep string) bool {
+		return slices.ContainsFunc(names, func(n string) bool {
+			return strings.HasPrefix(dep, "type "+n+" depends on ") || strings.Contains(dep, " of composite type "+n+" depends on ")
+		})
+	}
+	for _, name := range names {
+		t := types[name]
+		if deps := slices.DeleteFunc(e.typeDependents(name, t), listed); len(deps) > 0 {
 			if d.Cascade && (e.typedCascade(name, deps) || cols.addType(e, name, t, deps)) {
 				typed = append(typed, e.typedTables(name)...)
 				gone = append(gone, name)
@@ -312,7 +328,11 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 					WithDetail("%s", strings.Join(deps, "\n")).
 					WithHint("drop or alter the objects that use it first")
 			}
-			return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop type %s because other objects depend on it", name).
+			msg := fmt.Sprintf("cannot drop type %s because other objects depend on it", name)
+			if len(names) > 1 {
+				msg = "cannot drop desired object(s) because other objects depend on them"
+			}
+			return Result{}, pgerr.New(pgerr.DependentObjects, "%s", msg).
 				WithDetail("%s", strings.Join(deps, "\n")).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
