@@ -284,6 +284,17 @@ func (e *Engine) refuseRenameInUse(name string, t value.Type, what string) error
 
 func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 	res := Result{Tag: "DROP TYPE"}
+	// DROP TYPE drops domains too, as PostgreSQL's; a list mixing them
+	// with other types is not supported.
+	if doms := slices.DeleteFunc(slices.Clone(d.Names), func(n string) bool { return e.domains.byName[n] == nil }); len(doms) > 0 {
+		if len(doms) < len(d.Names) {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP TYPE of domains and other types together is not supported").
+				WithHint("drop the domains with DROP DOMAIN")
+		}
+		res, err := e.dropDomain(&sql.DropDomain{Names: d.Names, IfExists: d.IfExists, Cascade: d.Cascade})
+		res.Tag = "DROP TYPE"
+		return res, err
+	}
 	var gone, typed []string
 	var cols typeColumnDrops // the columns of the types, besides typed tables
 	// Every name is looked up before any is checked, as PostgreSQL's.
