@@ -311,6 +311,8 @@ func (e *Engine) domainViews(name string) []string {
 
 func (e *Engine) dropDomain(dd *sql.DropDomain) (Result, error) {
 	var notices, names []string
+	var doms []*expr.Domain
+	// Every name is looked up before any is checked, as PostgreSQL's.
 	for _, name := range dd.Names {
 		d, ok := e.domains.byName[name]
 		if !ok {
@@ -323,19 +325,52 @@ func (e *Engine) dropDomain(dd *sql.DropDomain) (Result, error) {
 			}
 			return Result{}, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
 		}
-		if deps := e.domainDependents(d); len(deps) > 0 {
-			if dd.Cascade {
-				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP DOMAIN … CASCADE is not supported when other objects depend on domain %s", name).
-					WithDetail("%s", deps[0]).
-					WithHint("drop or alter the dependent objects first")
-			}
-			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
-				Message: fmt.Sprintf("cannot drop type %s because other objects depend on it", name),
-				Detail:  strings.Join(deps, "\n"),
-				Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+			doms = append(doms, d)
 		}
-		names = append(names, name)
 	}
+	var drops domainDrops
+	var deps []string
+	for i, d := range doms {
+		// What is named in the same statement goes with it.
+		for _, dep := range e.domainDependents(d) {
+			if !slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(dep, "type "+n+" depends on ") }) {
+				deps = append(deps, dep)
+			}
+		}
+		if dd.Cascade {
+			// PostgreSQL lists what the last named uses first.
+			if err := drops.add(e, doms[len(doms)-1-i], names); err != nil {
+				return Result{}, err
+			}
+		}
+	}
+	if len(deps) > 0 && !dd.Cascade {
+		msg := fmt.Sprintf("cannot drop type %s because other objects depend on it", names[0])
+		if len(names) > 1 {
+			msg = "cannot drop desired object(s) because other objects depend on them"
+		}
+		return Result{}, &pgerr.Error{Code: pgerr.DependentObjects, Message: msg,
+			Detail: strings.Join(deps, "\n"),
+			Hint:   "Use DROP ... CASCADE to drop the dependent objects too."}
+	}
+	alters, err := drops.cols.bind(e)
+	if err != nil {
+		return Result{}, err
+	}
+	lines, err := drops.apply(e, alters)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(alters) > 0 || len(lines) > len(drops.domains) {
+		e.pruneGrants() // of the views dropped
+		if err := e.pruneComments(); err != nil {
+			return Result{}, err
+		}
+	}
+	notices = append(notices, cascadeNotice(lines)...)
+	names = append(names, drops.domains...)
 	stored := slices.DeleteFunc(slices.Clone(names), isTemp) // a session's temporary domains were never stored
 	if ds := e.domainStore(); ds != nil && len(stored) > 0 {
 		if err := ds.DropDomains(stored); err != nil {

@@ -90,6 +90,9 @@ func (c *typeColumnDrops) addType(e *Engine, name string, t value.Type, deps []s
 		c.cols = map[string][]string{}
 	}
 	for _, cl := range slices.Concat(arrays, plain) {
+		if slices.Contains(c.cols[cl.table], cl.name) {
+			continue // of another type named, holding this one
+		}
 		if !slices.Contains(c.order, cl.table) {
 			c.order = append(c.order, cl.table)
 		}

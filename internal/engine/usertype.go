@@ -284,8 +284,22 @@ func (e *Engine) refuseRenameInUse(name string, t value.Type, what string) error
 
 func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 	res := Result{Tag: "DROP TYPE"}
+	// DROP TYPE drops domains too, as PostgreSQL's; a list mixing them
+	// with other types is not supported.
+	if doms := slices.DeleteFunc(slices.Clone(d.Names), func(n string) bool { return e.domains.byName[n] == nil }); len(doms) > 0 {
+		if len(doms) < len(d.Names) {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP TYPE of domains and other types together is not supported").
+				WithHint("drop the domains with DROP DOMAIN")
+		}
+		res, err := e.dropDomain(&sql.DropDomain{Names: d.Names, IfExists: d.IfExists, Cascade: d.Cascade})
+		res.Tag = "DROP TYPE"
+		return res, err
+	}
 	var gone, typed []string
 	var cols typeColumnDrops // the columns of the types, besides typed tables
+	// Every name is looked up before any is checked, as PostgreSQL's.
+	var names []string
+	types := map[string]value.Type{}
 	for _, name := range d.Names {
 		t, err := e.userType(name)
 		if pgerr.Code(err) == pgerr.UndefinedObject && d.IfExists {
@@ -301,7 +315,20 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 		if err := refuseDropMultirange(name, t); err != nil {
 			return Result{}, err
 		}
-		if deps := e.typeDependents(name, t); len(deps) > 0 {
+		if _, ok := types[name]; !ok {
+			names = append(names, name)
+			types[name] = t
+		}
+	}
+	// What is named in the same statement goes with it.
+	listed := func(dep string) bool {
+		return slices.ContainsFunc(names, func(n string) bool {
+			return strings.HasPrefix(dep, "type "+n+" depends on ") || strings.Contains(dep, " of composite type "+n+" depends on ")
+		})
+	}
+	for _, name := range names {
+		t := types[name]
+		if deps := slices.DeleteFunc(e.typeDependents(name, t), listed); len(deps) > 0 {
 			if d.Cascade && (e.typedCascade(name, deps) || cols.addType(e, name, t, deps)) {
 				typed = append(typed, e.typedTables(name)...)
 				gone = append(gone, name)
@@ -312,7 +339,11 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 					WithDetail("%s", strings.Join(deps, "\n")).
 					WithHint("drop or alter the objects that use it first")
 			}
-			return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop type %s because other objects depend on it", name).
+			msg := fmt.Sprintf("cannot drop type %s because other objects depend on it", name)
+			if len(names) > 1 {
+				msg = "cannot drop desired object(s) because other objects depend on them"
+			}
+			return Result{}, pgerr.New(pgerr.DependentObjects, "%s", msg).
 				WithDetail("%s", strings.Join(deps, "\n")).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}

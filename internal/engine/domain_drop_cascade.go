@@ -1,0 +1,172 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// DROP DOMAIN … CASCADE drops what uses the domain, as PostgreSQL's
+// cascade does: the columns of it or of an array of it (each table
+// altered as by ALTER TABLE … DROP COLUMN … CASCADE, which drops the
+// views reading them), the domains over it with what uses those, and the
+// views whose statements name it. The notice lists them in PostgreSQL's
+// order: what uses the array type first, then the domains over it, the
+// columns (of a table, the last first) and the views. Routines and
+// composite types using it are still refused (0A000).
+
+// domainDrops are what DROP DOMAIN … CASCADE drops beside the domains it
+// names.
+type domainDrops struct {
+	cols    typeColumnDrops // the columns, by table
+	domains []string        // the domains over those named
+	entries []domainDropEntry
+	seen    map[*expr.Domain]bool
+}
+
+// domainDropEntry is a line of the notice: a column (table set), a domain
+// or a view (view set), in the notice's order.
+type domainDropEntry struct {
+	line, table, view string
+	array             bool // a column of an array of the domain
+}
+
+// add gathers what uses d, a domain the statement names (listed are all
+// it names); an error when something it cannot drop uses it.
+func (c *domainDrops) add(e *Engine, d *expr.Domain, listed []string) error {
+	if c.seen == nil {
+		c.seen = map[*expr.Domain]bool{}
+	}
+	if c.seen[d] {
+		return nil
+	}
+	c.seen[d] = true
+	refuse := func(dep string) error {
+		return pgerr.New(pgerr.FeatureNotSupported, "DROP DOMAIN … CASCADE is not supported when other objects depend on domain %s", d.Name()).
+			WithDetail("%s", dep).
+			WithHint("drop or alter the dependent objects first")
+	}
+	if fs := e.domainRoutines(d); len(fs) > 0 {
+		return refuse(fs[0] + " depends on type " + d.Name())
+	}
+	if cs := e.compositesOfDomain(d); len(cs) > 0 {
+		return refuse(cs[0])
+	}
+	over := func(array bool) []*expr.Domain {
+		var out []*expr.Domain
+		for _, o := range e.domains.byName {
+			if p := o.Def().Parent; p != nil && (array && p.Elem() == d || !array && p == d) {
+				out = append(out, o)
+			}
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+		return out
+	}
+	addDomains := func(ds []*expr.Domain) error {
+		for _, o := range ds {
+			if slices.Contains(listed, o.Name()) {
+				continue // dropped as named, with what uses it
+			}
+			c.domains = append(c.domains, o.Name())
+			c.entries = append(c.entries, domainDropEntry{line: "drop cascades to type " + o.Name()})
+			if err := c.add(e, o, listed); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := c.addColumns(e, d, true, refuse); err != nil {
+		return err
+	}
+	if err := addDomains(over(true)); err != nil {
+		return err
+	}
+	if err := addDomains(over(false)); err != nil {
+		return err
+	}
+	if err := c.addColumns(e, d, false, refuse); err != nil {
+		return err
+	}
+	for _, v := range e.domainViews(d.Name()) {
+		c.entries = append(c.entries, domainDropEntry{view: v})
+	}
+	return nil
+}
+
+// addColumns adds the columns of d (array: of d's array type), the last
+// of a table first, as PostgreSQL lists them.
+func (c *domainDrops) addColumns(e *Engine, d *expr.Domain, array bool, refuse func(string) error) error {
+	for _, tn := range sortedKeys(e.tables) {
+		t := e.tables[tn]
+		cols := t.def.Cols
+		for i := len(cols) - 1; i >= 0; i-- {
+			cd := cols[i]
+			if cd.Domain == nil || array && cd.Domain.Elem() != d || !array && cd.Domain != d {
+				continue
+			}
+			if t.temp || len(e.parentsOf(tn)) > 0 || len(e.childrenOf(tn)) > 0 {
+				return refuse(fmt.Sprintf("column %s of table %s depends on type %s", cd.Name, tn, dependedName(cd.Domain)))
+			}
+			if c.cols.cols == nil {
+				c.cols.cols = map[string][]string{}
+			}
+			if !slices.Contains(c.cols.order, tn) {
+				c.cols.order = append(c.cols.order, tn)
+			}
+			if !slices.Contains(c.cols.cols[tn], cd.Name) {
+				c.cols.cols[tn] = append(c.cols.cols[tn], cd.Name)
+				c.entries = append(c.entries, domainDropEntry{line: fmt.Sprintf("drop cascades to column %s of table %s", cd.Name, tn), table: tn, array: array})
+			}
+		}
+	}
+	return nil
+}
+
+// apply drops the columns (alters, bound by c.cols.bind before anything
+// changed), then the views naming the domains that are still there; it
+// returns the lines of the notice. The domains are left to the caller.
+func (c *domainDrops) apply(e *Engine, alters []*sql.AlterTable) ([]string, error) {
+	cascaded := map[string][]string{} // by table, what its ALTER dropped
+	for i, a := range alters {
+		res, err := e.alterTable(a)
+		if err != nil {
+			return nil, err
+		}
+		cascaded[c.cols.order[i]] = cascadedLines(res.Notices)
+	}
+	// What a table's ALTER dropped follows its first column of the
+	// domain itself (the last of the table, which views read more often
+	// than arrays), or else its last.
+	anchor := map[string]int{}
+	for i, en := range c.entries {
+		if j, ok := anchor[en.table]; en.table != "" && (!ok || c.entries[j].array) {
+			anchor[en.table] = i
+		}
+	}
+	var lines []string
+	for i, en := range c.entries {
+		switch {
+		case en.view != "":
+			k, ok := e.kindOf(en.view)
+			if !ok {
+				continue // gone with a column it reads
+			}
+			lines = append(lines, fmt.Sprintf("drop cascades to %s %s", map[sql.DropKind]string{sql.DropView: "view", sql.DropMatView: "materialized view"}[k], en.view))
+			res, err := e.drop(&sql.Drop{Kind: k, Names: []string{en.view}, Cascade: true})
+			if err != nil {
+				return nil, err
+			}
+			lines = append(lines, cascadedLines(res.Notices)...)
+		default:
+			lines = append(lines, en.line)
+			if en.table != "" && anchor[en.table] == i {
+				lines = append(lines, cascaded[en.table]...)
+			}
+		}
+	}
+	return lines, nil
+}
