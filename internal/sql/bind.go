@@ -17,6 +17,10 @@ type binder struct {
 	// binder stands for: a ParamRef at one of these locations (all
 	// below any text's) is its expression (bind_cast.go).
 	prebound map[int32]expr.Expr
+	// rowNodes are the ROW(…) constructors bound, by their expression:
+	// a conversion to a composite type met later places its errors at a
+	// field's literal (bind_record_cast.go).
+	rowNodes map[*expr.RowCons]*pg_query.Node
 	cat      Catalog
 	// inDefault is set while a column's or a domain's DEFAULT is bound:
 	// its session values (current_user) read the clock of the statement

@@ -44,7 +44,7 @@ func (b *binder) assignRecord(e expr.Expr, t value.Type, col string, loc int32) 
 			if !found {
 				return nil, true, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", d.Name)
 			}
-			out, err := b.castToRowType(e, nil, rel, loc)
+			out, err := b.castToRowType(e, nil, rel, loc, rowCast{assign: true})
 			return out, true, err
 		}
 		if e.Type().IsAnonymousRecord() {

@@ -192,7 +192,7 @@ func (b *binder) exclusionElem(ct *CreateTable, sc *scope, c *pg_query.Constrain
 	if err != nil {
 		return el, "", err
 	}
-	if e.Volatile() || expr.ReadsClock(e) {
+	if notImmutable(e) {
 		return el, "", pgerr.New(pgerr.InvalidObjectDef, "functions in index expression must be marked IMMUTABLE")
 	}
 	text, err := deparseExpr(ie.Expr)

@@ -28,7 +28,7 @@ func (b *binder) indexExpr(sc *scope, n *pg_query.Node, loc int32) (expr.Expr, s
 	if err != nil {
 		return nil, "", err
 	}
-	if e.Volatile() || expr.ReadsClock(e) {
+	if notImmutable(e) {
 		return nil, "", pgerr.New(pgerr.InvalidObjectDef, "functions in index expression must be marked IMMUTABLE")
 	}
 	if err := btreeKey(e.Type()); err != nil {
@@ -53,7 +53,7 @@ func (b *binder) indexWhere(sc *scope, n *pg_query.Node, loc int32) (expr.Expr, 
 	if e, err = b.toBool(e, "WHERE", nodeLoc(n, loc)); err != nil {
 		return nil, "", err
 	}
-	if e.Volatile() || expr.ReadsClock(e) {
+	if notImmutable(e) {
 		return nil, "", pgerr.New(pgerr.InvalidObjectDef, "functions in index predicate must be marked IMMUTABLE")
 	}
 	text, err := deparseExpr(n)

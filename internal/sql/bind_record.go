@@ -69,6 +69,10 @@ func (b *binder) bindRowValue(s *scope, r *pg_query.RowExpr) (expr.Expr, error) 
 	}
 	row := expr.NewRowCons(args)
 	row.Untyped = untyped
+	if b.rowNodes == nil {
+		b.rowNodes = map[*expr.RowCons]*pg_query.Node{}
+	}
+	b.rowNodes[row] = &pg_query.Node{Node: &pg_query.Node_RowExpr{RowExpr: r}}
 	return row, nil
 }
 

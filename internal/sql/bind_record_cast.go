@@ -45,13 +45,20 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 	if err != nil {
 		return nil, true, err
 	}
-	e, err = b.castToRowType(arg, c.Arg, rel, c.Location)
+	e, err = b.castToRowType(arg, c.Arg, rel, c.Location, rowCast{})
 	return e, true, err
 }
 
+// rowCast is how castToRowType converts a record's fields: as an
+// assignment does (assign) rather than as an explicit cast, and for a
+// row nested in another (nested), whose field that cannot be converted
+// is where the error points, as PostgreSQL's coerce_record_to_complex
+// called without a location.
+type rowCast struct{ assign, nested bool }
+
 // castToRowType casts arg, bound from argNode (nil when not at hand), to
 // the row type of rel at loc, as rowTypeCast describes.
-func (b *binder) castToRowType(arg expr.Expr, argNode *pg_query.Node, rel *Relation, loc int32) (expr.Expr, error) {
+func (b *binder) castToRowType(arg expr.Expr, argNode *pg_query.Node, rel *Relation, loc int32, how rowCast) (expr.Expr, error) {
 	t := relRowType(rel)
 	d := t.RecordDesc()
 	if arg.Type() == t {
@@ -63,20 +70,37 @@ func (b *binder) castToRowType(arg expr.Expr, argNode *pg_query.Node, rel *Relat
 	var err error
 	switch a := arg.(type) {
 	case *expr.RowCons:
+		if argNode == nil {
+			argNode = b.rowNodes[a]
+		}
 		args := make([]expr.Expr, len(d.Fields))
 		names := make([]string, len(d.Fields))
 		for i, f := range d.Fields {
 			if i >= len(a.Args) {
 				return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).WithDetail("Input has too few columns.")
 			}
-			if k, ok := a.Args[i].(*expr.Const); ok && i < len(a.Untyped) && a.Untyped[i] {
+			if inner, ok := b.nestedRow(a.Args[i], f.Type); ok {
+				// A row constructor for a field of a row type converts
+				// field by field too, its errors at its own position
+				// (PostgreSQL coerces it without a cast's location).
+				at := rowArgLoc(argNode, len(a.Args), i, loc)
+				if args[i], err = b.castToRowType(a.Args[i], nil, inner, at, rowCast{assign: how.assign, nested: true}); err != nil {
+					return nil, err
+				}
+			} else if k, ok := a.Args[i].(*expr.Const); ok && i < len(a.Untyped) && a.Untyped[i] {
 				// A string literal is of type unknown: read as the
 				// field's type, an error at the literal.
 				if args[i], err = expr.Coerce(&expr.Const{V: k.V, T: value.UnknownType}, f.Type, true); err != nil {
 					return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(rowArgLoc(argNode, len(a.Args), i, loc)))
 				}
-			} else if args[i], err = expr.Coerce(a.Args[i], f.Type, true); err != nil {
-				return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).
+			} else if args[i], err = b.castField(a.Args[i], f, how.assign); err != nil {
+				at := loc
+				if r := argNode.GetRowExpr(); how.nested && r != nil && len(r.Args) == len(a.Args) {
+					if l := leftmostLoc(r.Args[i]); l >= 0 {
+						at = l // an operator from its leftmost token
+					}
+				}
+				return nil, b.stmt.errf(at, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).
 					WithDetail("Cannot cast type %s to %s in column %d.", typeNameNoMod(a.Args[i].Type()), typeNameNoMod(f.Type), i+1)
 			}
 			args[i] = b.intervalInput(a.Args[i], f.Type, args[i])
@@ -125,6 +149,27 @@ func (b *binder) castToRowType(arg expr.Expr, argNode *pg_query.Node, rel *Relat
 	return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", arg.Type(), d.Name)
 }
 
+// castField converts e to field f's type, as an assignment does when
+// assign (a value of another enum, or text for an enum, is refused) and
+// as an explicit cast otherwise.
+func (b *binder) castField(e expr.Expr, f value.RecordField, assign bool) (expr.Expr, error) {
+	if !assign {
+		return expr.Coerce(e, f.Type, true)
+	}
+	return b.assignCast(e, f.Type, f.Name, -1)
+}
+
+// nestedRow reports whether e, a field's value, is an anonymous record
+// for a field of named row type t, and t's relation: PostgreSQL converts
+// it as it converts the whole row (coerce_record_to_complex).
+func (b *binder) nestedRow(e expr.Expr, t value.Type) (*Relation, bool) {
+	d := t.RecordDesc()
+	if t.Kind != value.Record || d == nil || d.Name == "" || !e.Type().IsAnonymousRecord() {
+		return nil, false
+	}
+	return b.rowTypeNamed(d.Name)
+}
+
 // anonymousRecordCast binds x::record, a cast to PostgreSQL's pseudo-type
 // record: a record stays what it is, of its own type (a table's row keeps
 // its row type, as in PostgreSQL), NULL is a NULL record; a string literal is
@@ -151,7 +196,7 @@ func (b *binder) anonymousRecordCast(s *scope, c *pg_query.TypeCast) (expr.Expr,
 // typeNameNoMod is format_type_be's name of t: without its modifier, a
 // row type by its name.
 func typeNameNoMod(t value.Type) string {
-	if t.Kind == value.Record || t.Kind == value.ArrayOf(value.Record) {
+	if t.Kind == value.Record || t.Kind == value.ArrayOf(value.Record) || t.Enum() != nil {
 		return t.String()
 	}
 	return t.Kind.String()
