@@ -1196,6 +1196,9 @@ func (b *binder) coerceAllCommon(es []expr.Expr, nodes []*pg_query.Node, context
 		if es[i], err = b.coerceCommon(es[i], t, context, nodes[i], loc); err != nil {
 			return value.Type{}, err
 		}
+		if ts[i].Kind == value.Unknown || isUnknownConst(nodes[i]) || nodes[i].GetAConst().GetIsnull() {
+			b.noteUntyped(es[i])
+		}
 	}
 	return t, nil
 }
