@@ -334,7 +334,7 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 			for _, col := range d.Columns {
 				typ := col.Type.String()
 				if col.Domain != "" {
-					typ = quoteIdentIfNeeded(col.Domain)
+					typ = col.Domain
 				}
 				row := []*string{s(col.Name), s(typ), nil, tf(col.NotNull), nil, s(""), s("")}
 				if def, ok := defaults[col.Name]; ok {

@@ -221,7 +221,7 @@ type ColumnDetail struct {
 	Type    value.Type
 	NotNull bool
 	Comment string // COMMENT ON COLUMN's, "" when none
-	Domain  string // the column's domain, "" for a column of a base type
+	Domain  string // the column's domain as format_type prints it (d, d[]), "" for a column of a base type
 	// Generated is a stored generated column's expression, "" for
 	// another column.
 	Generated string
@@ -265,7 +265,7 @@ func (e *Engine) describe(name string) (RelationDetail, bool) {
 			cd := ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull, Generated: c.GeneratedSQL,
 				Storage: c.Storage(), Compression: c.Attrs.Compression, Stats: c.Attrs.Statistics, HasStats: c.Attrs.StatisticsSet}
 			if c.Domain != nil {
-				cd.Domain = c.Domain.Name()
+				cd.Domain = c.Domain.TypeName()
 			}
 			d.Columns = append(d.Columns, cd)
 		}

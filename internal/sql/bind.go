@@ -143,6 +143,9 @@ type binder struct {
 	// exprDoms are the domains of expressions bound that their form does
 	// not tell (noteDomain).
 	exprDoms map[expr.Expr]*expr.Domain
+	// untyped are the expressions bound from untyped literals that took
+	// a common type (noteUntyped).
+	untyped map[expr.Expr]bool
 	// targetOrigins are the origins of the select lists bindTargets
 	// bound, by their first item, by output column.
 	targetOrigins map[*pg_query.Node][]Origin

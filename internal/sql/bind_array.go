@@ -46,7 +46,7 @@ func (b *binder) bindArrayExpr(s *scope, a *pg_query.A_ArrayExpr, to value.Type)
 		return expr.NewArrayCons(es, t), nil // keeping its records' type
 	}
 	if t.Kind.IsArray() {
-		return expr.NewArrayCons(es, value.Type{Kind: t.Kind, Mod: -1}), nil
+		return b.arrayOfDomain(s, es, expr.NewArrayCons(es, value.Type{Kind: t.Kind, Mod: -1})), nil
 	}
 	if to.Kind.IsArray() {
 		// ARRAY['a', 'b']::int[] reads its literals as the cast's elements.
@@ -70,7 +70,19 @@ func (b *binder) bindArrayExpr(s *scope, a *pg_query.A_ArrayExpr, to value.Type)
 			}
 		}
 	}
-	return expr.NewArrayCons(es, value.ArrayTypeOf(t)), nil
+	return b.arrayOfDomain(s, es, expr.NewArrayCons(es, value.ArrayTypeOf(t))), nil
+}
+
+// arrayOfDomain is arr, ARRAY[es…], noted of d[] when every one of es is
+// of the domain d or of d[], as PostgreSQL types it (an element of
+// another type reduces the domain to its base type first).
+func (b *binder) arrayOfDomain(s *scope, es []expr.Expr, arr expr.Expr) expr.Expr {
+	if d, _ := b.sameDomain(s, es); d != nil {
+		if ad := arrayDomain(d); ad != nil && ad.Def().Base.Kind == arr.Type().Kind {
+			b.noteDomain(arr, ad)
+		}
+	}
+	return arr
 }
 
 // bindSubArrays binds ARRAY[[…], …]::to: the nested constructors take the

@@ -1193,8 +1193,12 @@ func (b *binder) coerceAllCommon(es []expr.Expr, nodes []*pg_query.Node, context
 	}
 	for i := range es {
 		var err error
+		untyped := es[i].Type().Kind == value.Unknown || isUnknownConst(nodes[i]) || nodes[i].GetAConst().GetIsnull()
 		if es[i], err = b.coerceCommon(es[i], t, context, nodes[i], loc); err != nil {
 			return value.Type{}, err
+		}
+		if untyped {
+			b.noteUntyped(es[i])
 		}
 	}
 	return t, nil

@@ -77,6 +77,10 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 	as := &aggScope{input: rsc, post: &scope{}, groups: innerKeys}
 	b.agg = as
 	val, err := b.bindExpr(as.post, target)
+	var dom *expr.Domain // the subquery is of its column's domain (array_agg of d is of d[])
+	if err == nil {
+		dom = b.exprDomain(as.post, val)
+	}
 	b.agg = nil
 	if err != nil {
 		return nil, err
@@ -161,6 +165,9 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 		cols := append(append([]plan.Column{}, input.Columns()...), sub.Columns()...)
 		return &plan.Join{Kind: kind, Left: input, Right: sub, LeftKeys: leftKeys, RightKeys: rightKeys, Cols: cols}
 	})
+	if dom != nil {
+		b.noteDomain(result, dom)
+	}
 	return result, nil
 }
 

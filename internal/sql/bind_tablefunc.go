@@ -59,8 +59,9 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		return nil, nil, err
 	}
 	tf := &plan.TableFunc{Ordinality: rf.Ordinality}
-	listed := false        // a column definition list names the columns
-	var rowType value.Type // of json(b)_populate_record(set)'s base, of unnest's composite elements
+	listed := false         // a column definition list names the columns
+	var rowType value.Type  // of json(b)_populate_record(set)'s base, of unnest's composite elements
+	var doms []*expr.Domain // of the columns, unnest's of d[] arrays (unnestDomains)
 	for _, item := range rf.Functions {
 		items := item.GetList().GetItems()
 		f := items[0].GetFuncCall()
@@ -229,6 +230,7 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			srf, rowType = expr.ExpandComposites(srf)
 		}
 		tf.Funcs = append(tf.Funcs, srf)
+		doms = append(doms, b.unnestDomains(srf, args)...)
 		for i, t := range srf.Cols {
 			if srf.Names != nil {
 				name = srf.Names[i]
@@ -260,6 +262,11 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		return tf, rowScope(alias, rowType, tf.Columns()), nil
 	}
 	s := newScope(alias, tf.Columns())
+	for i, d := range doms {
+		if d != nil && i < len(s.cols) {
+			s.cols[i].src = Origin{Domain: d, Typed: true}
+		}
+	}
 	if len(s.cols) == 1 && outNamedSRF[tf.Funcs[0].Name] {
 		s.cols[0].scalarRow = true
 	}

@@ -23,20 +23,26 @@ func (b *binder) keptDomain(s *scope, e expr.Expr) (*expr.Domain, bool) {
 	case *expr.Collate:
 		return b.exprDomainKnown(s, x.E)
 	case *expr.Case:
-		if x.Else == nil {
-			return nil, true
+		var args []expr.Expr
+		if x.Else != nil {
+			args = append(args, x.Else)
 		}
-		args := []expr.Expr{x.Else}
 		for _, w := range x.Whens {
 			args = append(args, w.Result)
 		}
-		return b.sameDomain(s, args)
+		d, known := b.sameDomain(s, args)
+		if x.Else == nil && d != nil && d.Elem() == nil {
+			return nil, true
+		}
+		return d, known
 	case *expr.Coalesce:
 		return b.sameDomain(s, x.Args)
 	case *expr.MinMax:
 		return b.sameDomain(s, x.Args)
 	case *expr.Func:
 		return b.subscriptDomain(s, x)
+	case *expr.FieldSelect:
+		return b.selectedFieldDomain(x)
 	}
 	return nil, true
 }
@@ -58,12 +64,17 @@ func (b *binder) subscriptDomain(s *scope, f *expr.Func) (*expr.Domain, bool) {
 }
 
 // sameDomain is the domain every one of args is of, nil when they differ
-// or one is of none; not known when the others agree and one's domain is
+// or one is of none (an untyped literal among them keeps an array type of
+// a domain only, noteUntyped); not known when the others agree and one's domain is
 // not known.
 func (b *binder) sameDomain(s *scope, args []expr.Expr) (*expr.Domain, bool) {
 	var first *expr.Domain
-	unknown := false
+	unknown, untyped := false, false
 	for _, a := range args {
+		if b.untyped[a] {
+			untyped = true
+			continue
+		}
 		d, known := b.exprDomainKnown(s, a)
 		switch {
 		case !known:
@@ -77,7 +88,20 @@ func (b *binder) sameDomain(s *scope, args []expr.Expr) (*expr.Domain, bool) {
 	if unknown {
 		return nil, false
 	}
+	if untyped && first != nil && first.Elem() == nil {
+		return nil, true // a domain reduces to its base type; d[] is a type of its own
+	}
 	return first, true
+}
+
+// noteUntyped records that e was bound from an untyped literal (a quoted
+// string, NULL) that took the type of the expressions beside it: it does
+// not change the array type of a domain they share.
+func (b *binder) noteUntyped(e expr.Expr) {
+	if b.untyped == nil {
+		b.untyped = map[expr.Expr]bool{}
+	}
+	b.untyped[e] = true
 }
 
 // originDomain is the domain of the column o names: a table's column of
@@ -154,4 +178,55 @@ func (b *binder) noteDomain(e expr.Expr, d *expr.Domain) {
 		b.exprDoms = map[expr.Expr]*expr.Domain{}
 	}
 	b.exprDoms[e] = d
+}
+
+// arrayDomain is the array type whose elements are of the domain d: d[]
+// for d, and an array type itself (its arrays stacked, ARRAY[a, b] of
+// d[] values, are of it too); nil for nil.
+func arrayDomain(d *expr.Domain) *expr.Domain {
+	if d == nil || d.Elem() != nil {
+		return d
+	}
+	return d.ArrayOf()
+}
+
+// aggDomain is the domain of an aggregate's result: array_agg of values
+// of a domain d, or of d[], is of d[] (its anyarray result takes the
+// argument's array type); any other aggregate's is of its base type.
+func (b *binder) aggDomain(as *aggScope, call *plan.AggCall) (*expr.Domain, bool) {
+	if call.Name != "array_agg" || call.User != nil || call.Arg == nil {
+		return nil, true
+	}
+	d, known := b.exprDomainKnown(as.input, call.Arg)
+	return arrayDomain(d), known
+}
+
+// selectedFieldDomain is the domain of (r).f, a field of a composite type's
+// record: its attribute's, d or d[].
+func (b *binder) selectedFieldDomain(f *expr.FieldSelect) (*expr.Domain, bool) {
+	desc := f.E.Type().RecordDesc()
+	if desc == nil || desc.Name == "" {
+		return nil, true
+	}
+	rel, ok := b.rowTypeNamed(desc.Name)
+	if !ok || rel.Def == nil || f.Idx < 0 || f.Idx >= len(rel.Def.Cols) || rel.Def.Cols[f.Idx].Type.Kind != f.T.Kind {
+		return nil, true
+	}
+	return rel.Def.Cols[f.Idx].Domain, true
+}
+
+// unnestDomains are the domains of srf's columns, one each: unnest of
+// an array of d yields values of d (its anyelement result takes the
+// array's element type), any other function's columns of none.
+func (b *binder) unnestDomains(srf *expr.SRF, args []expr.Expr) []*expr.Domain {
+	out := make([]*expr.Domain, len(srf.Cols))
+	if srf.Name != "unnest" || len(args) != len(srf.Cols) {
+		return out
+	}
+	for i, a := range args {
+		if d := b.exprDomain(b.argScope(), a); d != nil && d.Elem() != nil && d.Elem().Def().Base.Kind == srf.Cols[i].Kind {
+			out[i] = d.Elem()
+		}
+	}
+	return out
 }

@@ -61,6 +61,9 @@ func (b *binder) exprDomainKnown(s *scope, e expr.Expr) (*expr.Domain, bool) {
 		if as := b.agg; as != nil && s == as.post && x.Idx >= 0 && x.Idx < len(as.groups) {
 			return b.exprDomainKnown(as.input, as.groups[x.Idx]) // a grouping key
 		}
+		if as := b.agg; as != nil && s == as.post && x.Idx >= len(as.groups) && x.Idx < len(as.groups)+len(as.aggs) {
+			return b.aggDomain(as, &as.aggs[x.Idx-len(as.groups)])
+		}
 		if s == nil || x.Idx < 0 || x.Idx >= len(s.cols) {
 			return nil, false
 		}
@@ -84,6 +87,13 @@ func (b *binder) exprDomainKnown(s *scope, e expr.Expr) (*expr.Domain, bool) {
 		return rel.Def.Cols[src.Col].Domain, true
 	case *expr.DomainCheck:
 		return x.Domain, true
+	case *expr.Outer:
+		// A column of an enclosing query's scope, or of the FROM items
+		// before a lateral one.
+		if x.Depth >= 1 && x.Depth <= len(b.outers) {
+			return b.exprDomainKnown(b.outers[x.Depth-1], &expr.Col{Idx: x.Idx, T: x.T, Name: x.Name})
+		}
+		return nil, true
 	case *expr.Param:
 		return x.Slot.Domain, true
 	case *expr.RoutineCall:
