@@ -11,8 +11,10 @@ import (
 // bindCollationFor binds COLLATION FOR (x), pg_collation_for(x): the name
 // of x's collation, quoted as PostgreSQL quotes an identifier, known when
 // binding. An explicit COLLATE in x (on x, or on an operand of the
-// operators and functions it is made of) names it; any other string, or
-// array of strings, has the collation "default"; a value of a type without
+// operators and functions it is made of) names it, else the implicit one
+// its columns and aggregates derive (of an array, its elements'), NULL
+// for two that conflict; any other string, or array of strings, has the
+// collation "default"; a value of a type without
 // collations fails when the call runs (42804), as in PostgreSQL. Strings compare byte by byte whatever the name
 // (bindCollate).
 func (b *binder) bindCollationFor(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
@@ -46,8 +48,12 @@ func (b *binder) bindCollationFor(s *scope, f *pg_query.FuncCall) (expr.Expr, er
 	name := "default"
 	if c := explicitCollation(args[0]); c != "" {
 		name = c
-	} else if st := collationState(e); st.strength == collImplicit && st.id != 0 {
-		name = st.name // a column's ICU collation
+	} else if st := b.scopedCollation(s, e); st.strength == collConflict {
+		// Two implicit collations that nothing had to choose between:
+		// none, NULL in PostgreSQL.
+		return &expr.Const{V: value.Null, T: value.TextType}, nil
+	} else if st.named() {
+		name = st.name // a column's, an aggregate's, an array's element's
 	} else if c := b.columnCollationName(s, e); c != "" {
 		name = c // a column's byte-wise collation ("C", "POSIX")
 	}
