@@ -348,7 +348,7 @@ func (s *Session) dropCollation(d *sql.DropCollation) (Result, error) {
 		if err := s.mayAlterCollation(c); err != nil {
 			return Result{}, err
 		}
-		if deps := e.collationFixedDependents(c); len(deps) > 0 {
+		if deps := e.collationDependents(c); len(deps) > 0 {
 			if d.Cascade {
 				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP COLLATION … CASCADE of a collation in use is not supported").
 					WithHint("drop the objects that use it first")

@@ -51,13 +51,27 @@ func (b *binder) bindCollationFor(s *scope, f *pg_query.FuncCall) (expr.Expr, er
 	} else if st := b.scopedCollation(s, e); st.strength == collConflict {
 		// Two implicit collations that nothing had to choose between:
 		// none, NULL in PostgreSQL.
-		return &expr.Const{V: value.Null, T: value.TextType}, nil
+		return collationName(e, value.Null), nil
 	} else if st.named() {
 		name = st.name // a column's, an aggregate's, an array's element's
 	} else if c := b.columnCollationName(s, e); c != "" {
 		name = c // a column's byte-wise collation ("C", "POSIX")
 	}
-	return &expr.Const{V: value.NewText(value.Text, quoteIdent(name)), T: value.TextType}, nil
+	return collationName(e, value.NewText(value.Text, quoteIdent(name))), nil
+}
+
+// collationName is COLLATION FOR (e) answering v, known when binding: a
+// constant, unless e reads columns, which then stay its argument so that
+// a grouped query still refuses an ungrouped one (42803), as PostgreSQL
+// does.
+func collationName(e expr.Expr, v value.Value) expr.Expr {
+	if !readsColumns(e) {
+		return &expr.Const{V: v, T: value.TextType}
+	}
+	def := &expr.FuncDef{Name: "pg_collation_for", Result: value.TextType, Eval: func([]value.Value) (value.Value, error) {
+		return v, nil
+	}}
+	return &expr.Func{Def: def, Args: []expr.Expr{e}, T: value.TextType}
 }
 
 // columnCollationName is the collation a table's column declares when e
