@@ -436,7 +436,7 @@ func (s *Session) alterCollation(a *sql.AlterCollation) (Result, error) {
 		}
 		next.Owner = owner
 	case a.Rename != "" || a.Schema != "":
-		if deps := e.collationDependents(c); len(deps) > 0 {
+		if deps := e.collationFixedDependents(c); len(deps) > 0 {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER COLLATION of a collation in use is not supported: %s", deps[0]).
 				WithHint("rename or move the collation before a column or view uses it")
 		}
@@ -467,7 +467,7 @@ func (s *Session) alterCollation(a *sql.AlterCollation) (Result, error) {
 			return Result{}, err
 		}
 		e.putCollation(key, &next)
-		return res, nil
+		return res, e.followCollation(c.OID, &next)
 	}
 	if err := e.storeCollation(key, &next); err != nil {
 		return Result{}, err

@@ -633,11 +633,11 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	key := aggKey(&call)
 	for i := range as.aggs {
 		if aggKey(&as.aggs[i]) == key {
-			return aggCollated(&as.aggs[i], &expr.Col{Idx: len(as.groups) + i, T: as.aggs[i].Type, Name: name}, f.Location), nil
+			return b.aggCollated(as.input, &as.aggs[i], &expr.Col{Idx: len(as.groups) + i, T: as.aggs[i].Type, Name: name}, f.Location), nil
 		}
 	}
 	as.aggs = append(as.aggs, call)
-	return aggCollated(&call, &expr.Col{Idx: len(as.groups) + len(as.aggs) - 1, T: call.Type, Name: name}, f.Location), nil
+	return b.aggCollated(as.input, &call, &expr.Col{Idx: len(as.groups) + len(as.aggs) - 1, T: call.Type, Name: name}, f.Location), nil
 }
 
 // bindOrderedSet binds f(direct) WITHIN GROUP (ORDER BY x): x, the one

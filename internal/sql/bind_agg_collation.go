@@ -5,8 +5,9 @@ import (
 	"github.com/deltaview/deltaview/internal/plan"
 )
 
-// aggCollated gives the result col of the aggregate call, a string, the
-// ICU collation its arguments derive, as PostgreSQL derives an
+// aggCollated gives the result col of the aggregate call, a string or an
+// array of strings (array_agg), the collation its arguments derive over
+// the input scope in (a byte-wise column's too, scopedCollation), as PostgreSQL derives an
 // aggregate's result collation from its inputs': min(s), max(s),
 // string_agg(s, ',') and mode() WITHIN GROUP (ORDER BY s) sort, compare
 // and name (COLLATION FOR) the collation of s, with its strength (an
@@ -15,17 +16,17 @@ import (
 // from the input's, so no repertoire check (Derived). loc is the call's
 // position, where a conflict with another implicit collation is
 // reported.
-func aggCollated(call *plan.AggCall, col *expr.Col, loc int32) expr.Expr {
-	if !isString(call.Type.Kind) {
+func (b *binder) aggCollated(in *scope, call *plan.AggCall, col *expr.Col, loc int32) expr.Expr {
+	if !collatable(call.Type.Kind) {
 		return col
 	}
 	var st collState
 	for _, a := range []expr.Expr{call.Arg, call.Sep} {
-		if a != nil && isString(a.Type().Kind) {
-			st = mergeCollation(st, collationState(a))
+		if a != nil && collatable(a.Type().Kind) {
+			st = mergeCollation(st, b.scopedCollation(in, a))
 		}
 	}
-	if st.strength != collImplicit && st.strength != collExplicit || st.id == 0 {
+	if !st.named() {
 		return col
 	}
 	return &expr.Collate{E: col, ID: st.id, Name: st.name, Implicit: st.strength == collImplicit, Loc: loc, Derived: true}

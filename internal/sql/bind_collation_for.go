@@ -11,8 +11,10 @@ import (
 // bindCollationFor binds COLLATION FOR (x), pg_collation_for(x): the name
 // of x's collation, quoted as PostgreSQL quotes an identifier, known when
 // binding. An explicit COLLATE in x (on x, or on an operand of the
-// operators and functions it is made of) names it; any other string, or
-// array of strings, has the collation "default"; a value of a type without
+// operators and functions it is made of) names it, else the implicit one
+// its columns and aggregates derive (of an array, its elements'), NULL
+// for two that conflict; any other string, or array of strings, has the
+// collation "default"; a value of a type without
 // collations fails when the call runs (42804), as in PostgreSQL. Strings compare byte by byte whatever the name
 // (bindCollate).
 func (b *binder) bindCollationFor(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
@@ -46,12 +48,30 @@ func (b *binder) bindCollationFor(s *scope, f *pg_query.FuncCall) (expr.Expr, er
 	name := "default"
 	if c := explicitCollation(args[0]); c != "" {
 		name = c
-	} else if st := collationState(e); st.strength == collImplicit && st.id != 0 {
-		name = st.name // a column's ICU collation
+	} else if st := b.scopedCollation(s, e); st.strength == collConflict {
+		// Two implicit collations that nothing had to choose between:
+		// none, NULL in PostgreSQL.
+		return collationName(e, value.Null), nil
+	} else if st.named() {
+		name = st.name // a column's, an aggregate's, an array's element's
 	} else if c := b.columnCollationName(s, e); c != "" {
 		name = c // a column's byte-wise collation ("C", "POSIX")
 	}
-	return &expr.Const{V: value.NewText(value.Text, quoteIdent(name)), T: value.TextType}, nil
+	return collationName(e, value.NewText(value.Text, quoteIdent(name))), nil
+}
+
+// collationName is COLLATION FOR (e) answering v, known when binding: a
+// constant, unless e reads columns, which then stay its argument so that
+// a grouped query still refuses an ungrouped one (42803), as PostgreSQL
+// does.
+func collationName(e expr.Expr, v value.Value) expr.Expr {
+	if !readsColumns(e) {
+		return &expr.Const{V: v, T: value.TextType}
+	}
+	def := &expr.FuncDef{Name: "pg_collation_for", Result: value.TextType, Eval: func([]value.Value) (value.Value, error) {
+		return v, nil
+	}}
+	return &expr.Func{Def: def, Args: []expr.Expr{e}, T: value.TextType}
 }
 
 // columnCollationName is the collation a table's column declares when e

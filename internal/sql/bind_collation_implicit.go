@@ -46,7 +46,7 @@ func collationState(e expr.Expr) collState {
 		}
 		return collState{strength: collExplicit, id: c.ID, name: c.Name}
 	}
-	if !isString(e.Type().Kind) {
+	if !collatable(e.Type().Kind) {
 		return collState{}
 	}
 	return operandsCollation(e)
@@ -76,7 +76,7 @@ func mergeCollation(a, b collState) collState {
 		return a
 	case b.strength == collConflict:
 		return b
-	case a.id != b.id:
+	case a.id != b.id || a.id == 0 && a.name != b.name: // byte-wise ones by name
 		return collState{strength: collConflict, name: a.name, other: b.name, loc: b.loc}
 	}
 	return a
