@@ -314,6 +314,12 @@ func (e *Engine) checkAlterAhead(t *table, a *sql.AlterTable) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has index %q", a.Table, t.indexes[0].name).
 			WithHint("DROP INDEX, alter the table, then create the index again")
 	}
+	return e.checkAlterRows(t, a)
+}
+
+// checkAlterRows refuses ALTER TABLE a of t under row-level security and
+// converts t's rows to the new column types, failing as the change would.
+func (e *Engine) checkAlterRows(t *table, a *sql.AlterTable) error {
 	if e.hasRowSecurity(a.Table) {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has row-level security", a.Table).
 			WithHint("DROP POLICY and ALTER TABLE … DISABLE ROW LEVEL SECURITY, alter the table, then set them again")

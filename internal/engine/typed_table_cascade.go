@@ -3,10 +3,8 @@ package engine
 import (
 	"slices"
 
-	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
-	"github.com/deltaview/deltaview/internal/value"
 )
 
 // ALTER TYPE … ATTRIBUTE … CASCADE alters the typed tables of the type
@@ -80,24 +78,5 @@ func (e *Engine) checkTypedAlter(t *table, a *sql.AlterTable) error {
 			return err
 		}
 	}
-	if e.hasRowSecurity(a.Table) {
-		return pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has row-level security", a.Table).
-			WithHint("DROP POLICY and ALTER TABLE … DISABLE ROW LEVEL SECURITY, alter the table, then set them again")
-	}
-	if !slices.ContainsFunc(a.Cast, func(c expr.Expr) bool { return c != nil }) {
-		return nil
-	}
-	var err error
-	t.scan(func(_ uint64, row value.Row) bool {
-		for _, c := range a.Cast {
-			if c == nil {
-				continue
-			}
-			if _, err = c.Eval(row); err != nil {
-				return false
-			}
-		}
-		return true
-	})
-	return err
+	return e.checkAlterRows(t, a)
 }
