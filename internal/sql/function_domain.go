@@ -74,7 +74,9 @@ func (b *binder) exprDomainKnown(s *scope, e expr.Expr) (*expr.Domain, bool) {
 			}
 			return nil, src.Typed && src.Domain == nil
 		}
-		rel, ok := b.cat.Relation(src.Rel)
+		// Looked up as a row type is: an enclosing query's relation, seen
+		// from a routine's body, is not read by the routine's caller.
+		rel, ok := b.rowTypeRelation(src.Rel)
 		if ok && (rel.Kind == KindMatView || rel.Kind == KindView) && src.Col >= 0 && src.Col < len(rel.Cols) && rel.Cols[src.Col].Type == x.T {
 			if src.Col < len(rel.ColDomains) {
 				return rel.ColDomains[src.Col], true
