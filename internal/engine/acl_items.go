@@ -278,3 +278,25 @@ func aclRoles(acl []aclItem, owner string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// aclNewOwner are items of an object old owned once owner owns it, as
+// PostgreSQL's aclnewowner makes them: old becomes owner as grantee and
+// grantor, and items that then share a grantee and a grantor merge into
+// the first of them.
+func aclNewOwner(items []aclItem, old, owner string) []aclItem {
+	var out []aclItem
+	for _, it := range items {
+		if it.grantee == old {
+			it.grantee = owner
+		}
+		if it.grantor == old {
+			it.grantor = owner
+		}
+		if at := slices.IndexFunc(out, func(o aclItem) bool { return o.grantee == it.grantee && o.grantor == it.grantor }); at >= 0 {
+			out[at].privs |= it.privs
+		} else {
+			out = append(out, it)
+		}
+	}
+	return out
+}

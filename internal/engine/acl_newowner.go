@@ -41,21 +41,7 @@ func (e *Engine) aclNewOwner(key, newOwner string) error {
 	if !explicit {
 		acl = e.explicitOwnerItems(key, acl)
 	}
-	var next []aclItem
-	for _, it := range acl {
-		if it.grantee == old {
-			it.grantee = newOwner
-		}
-		if it.grantor == old {
-			it.grantor = newOwner
-		}
-		at := slices.IndexFunc(next, func(x aclItem) bool { return x.grantee == it.grantee && x.grantor == it.grantor })
-		if at >= 0 {
-			next[at].privs |= it.privs
-			continue
-		}
-		next = append(next, it)
-	}
+	next := aclNewOwner(acl, old, newOwner)
 	at := slices.IndexFunc(next, func(x aclItem) bool { return x.grantee == newOwner && x.grantor == newOwner })
 	for i := range next {
 		next[i].lead = i < at && next[i].grantor == newOwner

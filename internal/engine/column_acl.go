@@ -327,21 +327,7 @@ func (e *Engine) columnsNewOwner(key, newOwner string) error {
 	}
 	next := colACL{}
 	for col, items := range a {
-		var out []aclItem
-		for _, it := range items {
-			if it.grantee == old {
-				it.grantee = newOwner
-			}
-			if it.grantor == old {
-				it.grantor = newOwner
-			}
-			if at := slices.IndexFunc(out, func(x aclItem) bool { return x.grantee == it.grantee && x.grantor == it.grantor }); at >= 0 {
-				out[at].privs |= it.privs
-				continue
-			}
-			out = append(out, it)
-		}
-		next[col] = out
+		next[col] = aclNewOwner(items, old, newOwner)
 	}
 	return e.setColumnGrants(key, next)
 }

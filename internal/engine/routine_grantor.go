@@ -68,22 +68,7 @@ func execGrantee(k string) string {
 // share a grantee and a grantor merge into the first of them, which keeps
 // their grant options.
 func execNewOwner(acl, opts []string, old, new string) ([]string, []string) {
-	var next []aclItem
-	for _, it := range execItems(true, acl, opts, old) {
-		if it.grantee == old {
-			it.grantee = new
-		}
-		if it.grantor == old {
-			it.grantor = new
-		}
-		at := slices.IndexFunc(next, func(x aclItem) bool { return x.grantee == it.grantee && x.grantor == it.grantor })
-		if at >= 0 {
-			next[at].privs |= it.privs
-			continue
-		}
-		next = append(next, it)
-	}
-	return execKeys(next, new)
+	return execKeys(aclNewOwner(execItems(true, acl, opts, old), old, new), new)
 }
 
 // execGrantedBy is the items of a routine of ACL items after g, on

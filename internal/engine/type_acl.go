@@ -318,7 +318,7 @@ func (e *Engine) typeACLNewOwner(name, old, owner string) error {
 	if !ok {
 		return nil
 	}
-	return e.setTypeItems(name, typeItemsNewOwner(typeKeyItems(acl, e.typeOptions[name], old), old, owner))
+	return e.setTypeItems(name, aclNewOwner(typeKeyItems(acl, e.typeOptions[name], old), old, owner))
 }
 
 // typeACLGrantees lists, as DROP ROLE's DETAIL does, the types on which

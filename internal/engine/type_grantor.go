@@ -87,25 +87,3 @@ func (e *Engine) grantTypeBy(g *sql.GrantType, name string, items []aclItem, use
 	next, err := e.mergeGrant(items, g.Revoke, g.Option, g.Cascade, g.Roles, privs, grantor, owner)
 	return next, w, err
 }
-
-// typeItemsNewOwner are the items of a type old owned once owner owns
-// it, as PostgreSQL's aclnewowner makes them: old becomes owner as
-// grantee and grantor, and items that then share a grantee and a grantor
-// merge into the first of them.
-func typeItemsNewOwner(items []aclItem, old, owner string) []aclItem {
-	var out []aclItem
-	for _, it := range items {
-		if it.grantee == old {
-			it.grantee = owner
-		}
-		if it.grantor == old {
-			it.grantor = owner
-		}
-		if at := slices.IndexFunc(out, func(o aclItem) bool { return o.grantee == it.grantee && o.grantor == it.grantor }); at >= 0 {
-			out[at].privs |= it.privs
-		} else {
-			out = append(out, it)
-		}
-	}
-	return out
-}
