@@ -779,6 +779,9 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 	for _, name := range d.Names {
 		kind, ok := e.kindOf(name)
 		if !ok {
+			if err := e.dropWrongKind(name, "a "+kinds[d.Kind]); err != nil {
+				return Result{}, err
+			}
 			if d.IfExists {
 				notices = append(notices, e.missingNotice(kinds[d.Kind], name))
 				continue
@@ -786,8 +789,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 			return Result{}, pgerr.New(pgerr.UndefinedTable, "%s %q does not exist", kinds[d.Kind], e.bareName(name))
 		}
 		if kind != d.Kind {
-			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a %s", name, kinds[d.Kind]).
-				WithHint("Use DROP %s to remove a %s.", map[sql.DropKind]string{sql.DropTable: "TABLE", sql.DropView: "VIEW", sql.DropMatView: "MATERIALIZED VIEW"}[kind], kinds[kind])
+			return Result{}, e.dropWrongKind(name, "a "+kinds[d.Kind])
 		}
 		targets = append(targets, name)
 	}

@@ -116,14 +116,17 @@ func (e *Engine) dropIndexes(d *sql.Drop) (Result, error) {
 			names = append(names, name)
 			continue
 		}
-		if _, ok := e.Relation(name); ok {
-			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not an index", name)
+		if err := e.dropWrongKind(name, "an index"); err != nil {
+			return Result{}, err
+		}
+		if _, rel := e.Relation(name); rel {
+			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not an index", e.bareName(name))
 		}
 		if d.IfExists {
-			notices = append(notices, fmt.Sprintf("index %q does not exist, skipping", name))
+			notices = append(notices, fmt.Sprintf("index %q does not exist, skipping", e.bareName(name)))
 			continue
 		}
-		return Result{}, pgerr.New(pgerr.UndefinedObject, "index %q does not exist", name)
+		return Result{}, pgerr.New(pgerr.UndefinedObject, "index %q does not exist", e.bareName(name))
 	}
 	stored := slices.DeleteFunc(slices.Clone(names), isTemp)
 	if e.store != nil && len(stored) > 0 {

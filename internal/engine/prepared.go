@@ -76,7 +76,7 @@ func (e *Engine) bindPrepared(p *Prepared, s *Session) (*binding, error) {
 		rec.rowSec, rec.rowSecOff = s.rowSecurity(), s.rowSecOff()
 		rec.session = s // its TimeZone reads the statement's literals
 		st = sql.AliasTempSchema(st, s.ownTempSchema())
-		if rn := s.tempNames(); rn != nil {
+		if rn := s.tempNames(st); rn != nil {
 			var err error
 			if st, err = sql.RenameRelations(st, rn); err != nil {
 				return nil, err

@@ -398,7 +398,7 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 // given.
 func (s *Session) bindPL(st *sql.Stmt, types []value.Type) (*plBinding, error) {
 	st = sql.AliasTempSchema(st, s.ownTempSchema())
-	if rn := s.tempNames(); rn != nil {
+	if rn := s.tempNames(st); rn != nil {
 		var err error
 		if st, err = sql.RenameRelations(st, rn); err != nil {
 			return nil, err

@@ -582,14 +582,17 @@ func (e *Engine) dropSequence(ds *sql.DropSequence) (Result, error) {
 		q, ok := e.seqs[name]
 		label := tempLabel(name)
 		if !ok {
+			if err := e.dropWrongKind(name, "a sequence"); err != nil {
+				return Result{}, err
+			}
 			if _, rel := e.Relation(name); rel {
-				return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name).WithHint("Use DROP TABLE to remove a table.")
+				return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", e.bareName(name))
 			}
 			if ds.IfExists {
-				notices = append(notices, fmt.Sprintf("sequence %q does not exist, skipping", name))
+				notices = append(notices, fmt.Sprintf("sequence %q does not exist, skipping", e.bareName(name)))
 				continue
 			}
-			return Result{}, pgerr.New(pgerr.UndefinedTable, "sequence %q does not exist", name)
+			return Result{}, pgerr.New(pgerr.UndefinedTable, "sequence %q does not exist", e.bareName(name))
 		}
 		if q.identity && e.tables[q.owner[0]] != nil {
 			return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop sequence %s because column %s of table %s requires it", label, q.owner[1], tempLabel(q.owner[0])).

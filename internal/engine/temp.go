@@ -48,22 +48,34 @@ type tempTable struct {
 
 const tempPrefix = "pg_temp_"
 
-// tempNames is the renaming the session's statements are bound through,
-// nil when no session has a temporary table.
-func (s *Session) tempNames() func(schema, name string) (string, bool, error) {
+// tempNames is the renaming the session's statement st is bound through,
+// nil when no session has a temporary table. A relation of the session
+// that another session's DROP took away is no longer its. Another
+// session's temporary relation is refused, but to a DROP (dropsOther).
+func (s *Session) tempNames(st *sql.Stmt) func(schema, name string) (string, bool, error) {
 	if s.e.temps == 0 {
 		return nil
 	}
 	before, _ := s.tempBefore()
+	reach := dropsOther(st)
 	return func(schema, name string) (string, bool, error) {
-		if t, ok := s.temps[name]; ok && (schema == "pg_temp" || schema == "" && !s.tempHidden(before, name, s.e.userRelation)) {
+		if t, ok := s.temps[name]; ok && s.e.tempExists(t.name) && (schema == "pg_temp" || schema == "" && !s.tempHidden(before, name, s.e.userRelation)) {
 			return t.name, true, nil
 		}
 		if strings.HasPrefix(name, tempPrefix) && strings.Contains(name, ".") {
 			return "", false, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 		}
-		if s.otherTempSchema(schema) && s.e.userRelation(schema+"."+name) {
+		if s.otherTempSchema(schema) && s.e.tempSchemaExists(schema) && s.usageUser() != "" {
+			// Its schema is the bootstrap superuser's, which grants none.
+			return "", false, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", schema)
+		}
+		if key := schema + "." + name; s.otherTempSchema(schema) && s.e.userRelation(key) {
+			if reach && s.e.tempPending[key] == "" {
+				return key, true, nil
+			}
 			return "", false, otherTempError()
+		} else if reach && s.otherTempSchema(schema) && s.e.tempSchemaExists(schema) {
+			return key, true, nil // for DROP's "table \"t\" does not exist"
 		}
 		return "", false, nil
 	}
@@ -108,7 +120,7 @@ func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
 	if s.createsInTemp() {
 		st, inTemp = sql.CreateInTemp(st)
 	}
-	if rn := s.tempNames(); rn != nil {
+	if rn := s.tempNames(st); rn != nil {
 		var err error
 		if st, err = sql.RenameRelations(st, rn); err != nil {
 			return nil, err
@@ -541,7 +553,7 @@ func (s *Session) endTempBlock(committed bool) {
 // DROP); the caller holds the write lock.
 func (s *Session) forgetTemps() {
 	for name, t := range s.temps {
-		if _, ok := s.e.kindOf(t.name); !ok && s.e.seqs[t.name] == nil && s.e.indexes[t.name] == nil {
+		if !s.e.tempExists(t.name) {
 			delete(s.temps, name)
 			s.e.temps--
 		}
@@ -551,6 +563,7 @@ func (s *Session) forgetTemps() {
 // dropTemps drops the session's temporary tables that keep drops (all of
 // them when it is nil); the caller holds the write lock.
 func (s *Session) dropTemps(keep func(*tempTable) bool) {
+	s.forgetTemps() // another session may have dropped some
 	var names []string
 	gone := map[string]bool{}
 	var add func(string)
@@ -687,7 +700,7 @@ func (s *Session) createTempView(cv *sql.CreateView, rec *recorder) (Result, err
 // session's temporary relations it reads.
 func (s *Session) tempQuery(q *sql.Stmt) (*sql.Stmt, error) {
 	q = sql.AliasTempSchema(q, s.ownTempSchema())
-	if rn := s.tempNames(); rn != nil {
+	if rn := s.tempNames(q); rn != nil {
 		var err error
 		if q, err = sql.RenameRelations(q, rn); err != nil {
 			return nil, err

@@ -37,6 +37,10 @@ func (b *binder) bindGrantType(s *pg_query.GrantStmt, verb, grantor string) (Bou
 		}
 	}
 	for _, n := range s.Objects {
+		if key, ok := b.tempRowType(n.GetList().GetItems()); ok {
+			g.Types = append(g.Types, key)
+			continue
+		}
 		name, err := b.typeKeyOf(n.GetList().GetItems())
 		if err != nil {
 			return nil, err
@@ -48,4 +52,17 @@ func (b *binder) bindGrantType(s *pg_query.GrantStmt, verb, grantor string) (Bou
 		return nil, err
 	}
 	return g, nil
+}
+
+// tempRowType is the key of the session's temporary relation whose row
+// type items names (tt, pg_temp.tt), searched first as PostgreSQL
+// searches pg_temp for types.
+func (b *binder) tempRowType(items []*pg_query.Node) (string, bool) {
+	switch len(items) {
+	case 1:
+		return b.tempRelation("", items[0].GetString_().GetSval())
+	case 2:
+		return b.tempRelation(items[0].GetString_().GetSval(), items[1].GetString_().GetSval())
+	}
+	return "", false
 }
