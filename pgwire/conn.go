@@ -525,11 +525,21 @@ func (c *conn) sendResult(r engine.Result, formats []int16, describe bool) error
 func rowDescription(cols []plan.Column, formats []int16) *pgproto3.RowDescription {
 	fs := make([]pgproto3.FieldDescription, len(cols))
 	for i, col := range cols {
-		fs[i] = pgproto3.FieldDescription{Name: []byte(col.Name), DataTypeOID: pgbinary.TypeOID(col.Type),
+		fs[i] = pgproto3.FieldDescription{Name: []byte(col.Name), DataTypeOID: columnTypeOID(col),
 			DataTypeSize: pgbinary.TypeSize(col.Type), TypeModifier: pgbinary.TypeModifier(col.Type), Format: formatOf(formats, i),
 			TableOID: col.TableOID, TableAttributeNumber: uint16(col.AttNum)}
 	}
 	return &pgproto3.RowDescription{Fields: fs}
+}
+
+// columnTypeOID is the type oid RowDescription sends for col: a domain
+// column's is its base type's, as PostgreSQL sends it, but an array of a
+// domain is a type of its own (_d).
+func columnTypeOID(col plan.Column) uint32 {
+	if col.TypeOID != 0 {
+		return col.TypeOID
+	}
+	return pgbinary.TypeOID(col.Type)
 }
 
 // formatOf returns column i's format code: text when none is given, the
