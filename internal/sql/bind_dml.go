@@ -137,9 +137,10 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		if len(sel.DistinctClause) == 0 && len(sel.GroupClause) == 0 && len(sel.SortClause) == 0 {
 			// PostgreSQL reads a sorted or grouped column as text.
 			b.insertSelectList, b.insertSelectTypes = sel.TargetList, in.itemTypes(sel.TargetList)
+			b.insertSelectDomains = in.itemDomains(sel.TargetList)
 		}
 		src, err := b.bindSelect(sel)
-		b.insertSelectList, b.insertSelectTypes = nil, nil
+		b.insertSelectList, b.insertSelectTypes, b.insertSelectDomains = nil, nil, nil
 		if err != nil {
 			return nil, err
 		}

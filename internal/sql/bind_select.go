@@ -924,6 +924,11 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 			if err != nil {
 				return nil, nil, err
 			}
+			if b.isInsertTargets(targets) && i < len(b.insertSelectDomains) {
+				if err := b.checkArrayLiteral(e, c, b.insertSelectDomains[i], leftmostLoc(rt.Val)); err != nil {
+					return nil, nil, err
+				}
+			}
 			e = b.xmlOption(e, t, c)
 		}
 		name := rt.Name
