@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -577,7 +578,13 @@ func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) e
 						v = cv
 					}
 				}
+				start := len(c.buf)
 				c.buf = pgbinary.AppendBinary(c.buf, v, v.Kind())
+				if oid := cols[i].ElemTypeOID; oid != 0 && len(c.buf) >= start+12 {
+					// An array of a domain names the domain as its
+					// element type, as PostgreSQL's array_send does.
+					binary.BigEndian.PutUint32(c.buf[start+8:], oid)
+				}
 			} else {
 				c.buf = value.AppendTextZone(c.buf, v, style, zone)
 				if c.be.enc != nil {

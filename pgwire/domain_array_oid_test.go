@@ -2,6 +2,7 @@ package pgwire_test
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"strings"
@@ -16,7 +17,8 @@ import (
 // TestDomainArrayRowDescription reads columns of an array of a domain:
 // as PostgreSQL's, the row description gives the oid of the array type
 // _d (not the base array type's), where a column of the domain itself
-// gives its base type's. Each field's oid is printed as the type it is
+// gives its base type's, and the binary form of a value names d as its
+// element type. Each field's oid is printed as the type it is
 // on that server (pg_type's _d, or int4), so the servers' own oids can
 // differ; compared with PostgreSQL when one is installed.
 func TestDomainArrayRowDescription(t *testing.T) {
@@ -73,6 +75,19 @@ func TestDomainArrayRowDescription(t *testing.T) {
 				}
 				out = append(out, strings.Join(desc, " "))
 			}
+		}
+		// The binary form of a value of d[] names d as its element type
+		// (the third word of its header).
+		var elem uint32
+		if err := c.QueryRow(ctx(t), `SELECT 'dwo_pos'::regtype::oid`).Scan(&elem); err != nil {
+			t.Fatal(err)
+		}
+		res := c.PgConn().ExecParams(ctx(t), `SELECT a FROM dwo_t LIMIT 1`, nil, nil, nil, []int16{1}).Read()
+		if res.Err != nil || len(res.Rows) != 1 || len(res.Rows[0][0]) < 12 {
+			t.Fatalf("%s: %v %v", name, res.Err, res.Rows)
+		}
+		if got := binary.BigEndian.Uint32(res.Rows[0][0][8:12]); got != elem {
+			out = append(out, fmt.Sprintf("element type %d, not dwo_pos", got))
 		}
 		results[name] = strings.Join(out, "\n")
 	}

@@ -26,7 +26,7 @@ func withOrigins(cols []plan.Column, origins []sql.Origin) []plan.Column {
 			out[i].TableOID, out[i].AttNum = originOID(o.Rel), int16(o.Col+1)
 		}
 		if d := o.Domain; d.Elem() != nil && d.Def().Base.Kind == out[i].Type.Kind {
-			out[i].TypeOID = objectOID("type", d.Name())
+			out[i].TypeOID, out[i].ElemTypeOID = objectOID("type", d.Name()), objectOID("type", d.Elem().Name())
 		}
 	}
 	return out
