@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -525,11 +526,21 @@ func (c *conn) sendResult(r engine.Result, formats []int16, describe bool) error
 func rowDescription(cols []plan.Column, formats []int16) *pgproto3.RowDescription {
 	fs := make([]pgproto3.FieldDescription, len(cols))
 	for i, col := range cols {
-		fs[i] = pgproto3.FieldDescription{Name: []byte(col.Name), DataTypeOID: pgbinary.TypeOID(col.Type),
+		fs[i] = pgproto3.FieldDescription{Name: []byte(col.Name), DataTypeOID: columnTypeOID(col),
 			DataTypeSize: pgbinary.TypeSize(col.Type), TypeModifier: pgbinary.TypeModifier(col.Type), Format: formatOf(formats, i),
 			TableOID: col.TableOID, TableAttributeNumber: uint16(col.AttNum)}
 	}
 	return &pgproto3.RowDescription{Fields: fs}
+}
+
+// columnTypeOID is the type oid RowDescription sends for col: a domain
+// column's is its base type's, as PostgreSQL sends it, but an array of a
+// domain is a type of its own (_d).
+func columnTypeOID(col plan.Column) uint32 {
+	if col.TypeOID != 0 {
+		return col.TypeOID
+	}
+	return pgbinary.TypeOID(col.Type)
 }
 
 // formatOf returns column i's format code: text when none is given, the
@@ -567,7 +578,13 @@ func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) e
 						v = cv
 					}
 				}
+				start := len(c.buf)
 				c.buf = pgbinary.AppendBinary(c.buf, v, v.Kind())
+				if oid := cols[i].ElemTypeOID; oid != 0 && len(c.buf) >= start+12 {
+					// An array of a domain names the domain as its
+					// element type, as PostgreSQL's array_send does.
+					binary.BigEndian.PutUint32(c.buf[start+8:], oid)
+				}
 			} else {
 				c.buf = value.AppendTextZone(c.buf, v, style, zone)
 				if c.be.enc != nil {

@@ -276,7 +276,7 @@ func sameTypes(a, b []plan.Column) bool {
 		return false
 	}
 	for i := range a {
-		if pgbinary.TypeOID(a[i].Type) != pgbinary.TypeOID(b[i].Type) {
+		if columnTypeOID(a[i]) != columnTypeOID(b[i]) {
 			return false
 		}
 	}

@@ -10,16 +10,23 @@ import (
 
 // withOrigins returns cols with the oid and the attnum of the table
 // column each is taken from straight (sql.Origin), which RowDescription
-// tells a client (JDBC's ResultSetMetaData reads them); cols itself, the
-// plan's, is left as it is.
+// tells a client (JDBC's ResultSetMetaData reads them), and the oid of
+// the array type of a domain a column is of; cols itself, the plan's, is
+// left as it is.
 func withOrigins(cols []plan.Column, origins []sql.Origin) []plan.Column {
-	if !slices.ContainsFunc(origins, func(o sql.Origin) bool { return o.Rel != "" }) {
+	if !slices.ContainsFunc(origins, func(o sql.Origin) bool { return o.Rel != "" || o.Domain.Elem() != nil }) {
 		return cols
 	}
 	out := slices.Clone(cols)
 	for i, o := range origins {
-		if i < len(out) && o.Rel != "" {
+		if i >= len(out) {
+			break
+		}
+		if o.Rel != "" {
 			out[i].TableOID, out[i].AttNum = originOID(o.Rel), int16(o.Col+1)
+		}
+		if d := o.Domain; d.Elem() != nil && d.Def().Base.Kind == out[i].Type.Kind {
+			out[i].TypeOID, out[i].ElemTypeOID = objectOID("type", d.Name()), objectOID("type", d.Elem().Name())
 		}
 	}
 	return out

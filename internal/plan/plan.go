@@ -27,6 +27,12 @@ type Column struct {
 	// on the columns of plan nodes.
 	TableOID uint32
 	AttNum   int16
+	// TypeOID is, on a statement's result columns, the type oid
+	// RowDescription sends where Type does not tell it: an array type of
+	// a domain's (pg_type's _d); zero otherwise. ElemTypeOID is then the
+	// domain's oid, which the binary form of its values names as their
+	// element type.
+	TypeOID, ElemTypeOID uint32
 }
 
 // Node is a logical plan node. Nodes are immutable.

@@ -106,6 +106,9 @@ type binder struct {
 	// the insert to convert.
 	insertSelectList  []*pg_query.Node
 	insertSelectTypes []value.Type
+	// insertSelectDomains are the target columns' domains: a string
+	// literal read as an array of a domain is checked as it is read.
+	insertSelectDomains []*expr.Domain
 	// params collects the parameters $N of a statement bound by
 	// BindPrepared; nil when the statement cannot have any.
 	params *Params

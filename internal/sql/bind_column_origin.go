@@ -17,7 +17,9 @@ type Origin struct {
 	Rel string
 	Col int
 	// Domain is the domain of a column that is no table column's but
-	// that PostgreSQL types as a domain (domain_kept.go); nil otherwise.
+	// that PostgreSQL types as a domain (domain_kept.go); on a select
+	// list's table column of an array type of a domain, that type
+	// (markArrayDomains); nil otherwise.
 	// Typed is set when that is known: a nil Domain is then the base
 	// type's.
 	Domain *expr.Domain
@@ -88,4 +90,22 @@ func hasOrigins(origins []Origin) bool {
 		}
 	}
 	return false
+}
+
+// markArrayDomains sets the Domain of the origins of a select list's
+// columns, exprs over sc, that are a table's (or a view's) column of an
+// array type of a domain: RowDescription sends that type's oid, where it
+// sends a domain's base type's.
+func (b *binder) markArrayDomains(sc *scope, exprs []expr.Expr, origins []Origin) {
+	if len(exprs) != len(origins) {
+		return
+	}
+	for i, o := range origins {
+		if o.Rel == "" || o.Domain != nil {
+			continue
+		}
+		if d, _ := b.exprDomainKnown(sc, exprs[i]); d.Elem() != nil {
+			origins[i].Domain = d
+		}
+	}
 }

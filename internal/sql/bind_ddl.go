@@ -359,6 +359,17 @@ func (b *binder) tempTable(cs *pg_query.CreateStmt, ct *CreateTable) error {
 // to a string type, dates and timestamps among themselves, numeric, int4
 // and int8 to money and money to numeric.
 func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (expr.Expr, error) {
+	return b.assignCastAs(e, t, "", col, loc, loc)
+}
+
+// assignCastAs is assignCast for a column whose type PostgreSQL names
+// tname (its domain's, d or d[]) in the 42804 of a value of another
+// type, reported at at (the value's leftmost position, as PostgreSQL's
+// exprLocation); "" names t.
+func (b *binder) assignCastAs(e expr.Expr, t value.Type, tname, col string, loc, at int32) (expr.Expr, error) {
+	if tname == "" {
+		tname = t.String()
+	}
 	if CastKey(e.Type()) != CastKey(t) {
 		if uc := b.castFor(e.Type(), CastKey(t), 'a'); uc != nil {
 			return b.applyCast(uc, e, t, false, loc)
@@ -373,7 +384,7 @@ func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (e
 		ok = false // an enum or user range column takes its own type's values and untyped literals only
 	}
 	if !ok {
-		return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, t, e.Type()).
+		return nil, b.stmt.errf(at, pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, tname, e.Type()).
 			WithHint("You will need to rewrite or cast the expression.")
 	}
 	out, err := b.coerceZoned(e, t, from != value.Unknown && from != t.Kind && !value.CanCast(from, t.Kind, false))

@@ -137,9 +137,10 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		if len(sel.DistinctClause) == 0 && len(sel.GroupClause) == 0 && len(sel.SortClause) == 0 {
 			// PostgreSQL reads a sorted or grouped column as text.
 			b.insertSelectList, b.insertSelectTypes = sel.TargetList, in.itemTypes(sel.TargetList)
+			b.insertSelectDomains = in.itemDomains(sel.TargetList)
 		}
 		src, err := b.bindSelect(sel)
-		b.insertSelectList, b.insertSelectTypes = nil, nil
+		b.insertSelectList, b.insertSelectTypes, b.insertSelectDomains = nil, nil, nil
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +162,8 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 				}
 				continue
 			}
-			if err := in.assign(b, vals, j, &expr.Col{Idx: j, T: c.Type, Name: c.Name}, selectItemLoc(sel, len(sc), j)); err != nil {
+			loc := selectItemLoc(sel, len(sc), j)
+			if err := in.assign(b, vals, j, &expr.Col{Idx: j, T: c.Type, Name: c.Name}, loc, loc); err != nil {
 				return nil, err
 			}
 		}
@@ -240,8 +242,9 @@ func (b *binder) insertInto(rel *Relation, list []*pg_query.Node) (*insertInto, 
 	return in, err
 }
 
-// assign puts e, bound at loc, into vals for the target at position j.
-func (in *insertInto) assign(b *binder, vals map[int]expr.Expr, j int, e expr.Expr, loc int32) (err error) {
+// assign puts e, bound at loc (its leftmost position at), into vals
+// for the target at position j.
+func (in *insertInto) assign(b *binder, vals map[int]expr.Expr, j int, e expr.Expr, loc, at int32) (err error) {
 	rel := in.rel
 	ci := in.targets[j]
 	if sub, ok := in.subscripted[j]; ok {
@@ -253,9 +256,11 @@ func (in *insertInto) assign(b *binder, vals map[int]expr.Expr, j int, e expr.Ex
 		return err
 	}
 	inferred := untypedParam(e)
-	vals[ci], err = b.assignCast(e, rel.Cols[ci].Type, rel.Cols[ci].Name, loc)
+	if vals[ci], err = b.assignColumn(e, rel, ci, loc, at); err != nil {
+		return err
+	}
 	inferDomain(inferred, columnDomain(rel, ci))
-	return err
+	return nil
 }
 
 // untypedParam returns the slot of e when e is a parameter whose type no
@@ -348,7 +353,7 @@ func (b *binder) valuesRow(in *insertInto, sc *scope, items []*pg_query.Node, ov
 		if err != nil {
 			return nil, err
 		}
-		if err := in.assign(b, vals, j, e, nodeLoc(it, -1)); err != nil {
+		if err := in.assign(b, vals, j, e, nodeLoc(it, -1), leftmostLoc(it)); err != nil {
 			return nil, err
 		}
 	}
@@ -467,7 +472,7 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 				return nil, err
 			}
 			inferred := untypedParam(e)
-			if e, err = b.assignCast(e, rel.Cols[i].Type, rel.Cols[i].Name, assignedLoc(rt)); err != nil {
+			if e, err = b.assignColumn(e, rel, i, assignedLoc(rt), leftmostAssignedLoc(rt)); err != nil {
 				return nil, err
 			}
 			inferDomain(inferred, columnDomain(rel, i))
@@ -754,6 +759,16 @@ func assignedLoc(rt *pg_query.ResTarget) int32 {
 		n = n.GetAExpr().Lexpr
 	}
 	if loc := nodeLoc(n, -1); loc >= 0 {
+		return loc
+	}
+	return rt.Location
+}
+
+// leftmostAssignedLoc is where PostgreSQL points the 42804 of SET's
+// value of a type its column does not take: the value's leftmost
+// position (a cast's operand's), or the target's.
+func leftmostAssignedLoc(rt *pg_query.ResTarget) int32 {
+	if loc := leftmostLoc(rt.Val); loc >= 0 {
 		return loc
 	}
 	return rt.Location

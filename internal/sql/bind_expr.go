@@ -591,6 +591,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		if err := b.arrayCompareTypes(op, l, r, a.Location); err != nil {
 			return nil, err
 		}
+		if err := b.domainArrayOperands(s, op, l, r, a.Lexpr, a.Rexpr, a.Location); err != nil {
+			return nil, err
+		}
 		return b.operatorThroughCast(op, l, r, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
 		if l, r, ok := b.rowPair(s, a.Lexpr, a.Rexpr); ok {

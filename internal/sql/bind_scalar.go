@@ -231,10 +231,14 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		return nil, err
 	}
 	win.Func = *fn
+	dom, domKnown := b.winDomain(s, fn)
 	if as := b.agg; as != nil && s == as.post {
 		// Over a grouped query the window runs over the grouped rows
 		// (after HAVING): its column follows theirs, numbered by finish.
 		c := &expr.Col{Idx: -1, T: fn.Type, Name: fn.Name}
+		if domKnown {
+			b.noteDomain(c, dom)
+		}
 		as.windows = append(as.windows, winHole{win: win, col: c})
 		return finish(c), nil
 	}
@@ -242,7 +246,7 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	if s.star == nil {
 		s.star = s.starCols()
 	}
-	s.cols = append(s.cols, scopeCol{typ: fn.Type})
+	s.cols = append(s.cols, scopeCol{typ: fn.Type, src: Origin{Domain: dom, Typed: domKnown}})
 	s.pending = append(s.pending, func(input plan.Node) plan.Node {
 		win.Input = input
 		win.Cols = append(append([]plan.Column{}, input.Columns()...), plan.Column{Name: fn.Name, Type: fn.Type})

@@ -144,8 +144,8 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 	b.unregOut = unreg
 	// A set operation's columns are none of its operands', of a domain
 	// where both are.
-	b.originOut = b.setOpOrigins(lorig, b.originOut)
 	lc, rc := l.Columns(), r.Columns()
+	b.originOut = b.setOpOrigins(lorig, b.originOut, lc, rc)
 	loc := b.keyword(strings.ToLower(word), 0)
 	if len(lc) != len(rc) {
 		return nil, b.refuseCode(pgerr.SyntaxError, loc, "each %s query must have the same number of columns", word)
@@ -858,6 +858,7 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 			if b.targetOrigins == nil {
 				b.targetOrigins = map[*pg_query.Node][]Origin{}
 			}
+			b.markArrayDomains(sc, exprs, origins)
 			b.targetOrigins[targets[0]] = origins
 		}
 	}()
@@ -922,6 +923,11 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 			c, err := b.coerce(e, t, rt.Location)
 			if err != nil {
 				return nil, nil, err
+			}
+			if b.isInsertTargets(targets) && i < len(b.insertSelectDomains) {
+				if err := b.checkArrayLiteral(e, c, b.insertSelectDomains[i], leftmostLoc(rt.Val)); err != nil {
+					return nil, nil, err
+				}
 			}
 			e = b.xmlOption(e, t, c)
 		}

@@ -63,33 +63,51 @@ func (b *binder) subscriptDomain(s *scope, f *expr.Func) (*expr.Domain, bool) {
 	return d, true
 }
 
-// sameDomain is the domain every one of args is of, nil when they differ
-// or one is of none (an untyped literal among them keeps an array type of
-// a domain only, noteUntyped); not known when the others agree and one's domain is
-// not known.
+// sameDomain is the domain of the type PostgreSQL's select_common_type
+// picks for args: the domain every one of them is of; or, where they
+// differ, the array type of a domain d[] that the first typed one (an
+// untyped literal, noteUntyped, is passed over) is of, since d[] and
+// its base array type (or another d2[] over the same base) each coerce
+// implicitly to the other and the first is kept then; nil for another
+// domain or none. Not known when that depends on a domain that is not
+// known.
 func (b *binder) sameDomain(s *scope, args []expr.Expr) (*expr.Domain, bool) {
-	var first *expr.Domain
-	unknown, untyped := false, false
+	var first, all *expr.Domain
+	firstSeen, mixed, unknown := false, false, false
 	for _, a := range args {
 		if b.untyped[a] {
-			untyped = true
+			mixed = true // an unknown literal is of no domain
 			continue
 		}
 		d, known := b.exprDomainKnown(s, a)
+		if !firstSeen {
+			firstSeen = true
+			if !known {
+				return nil, false
+			}
+			first, all = d, d
+			continue
+		}
 		switch {
 		case !known:
 			unknown = true
-		case d == nil || first != nil && d != first:
-			return nil, true
-		default:
-			first = d
+		case d != all:
+			mixed = true
 		}
+	}
+	if first.Elem() != nil {
+		for _, a := range args {
+			if !b.untyped[a] && a.Type().Kind != first.Def().Base.Kind {
+				return nil, true // coerced to another array type
+			}
+		}
+		return first, true
+	}
+	if first == nil || mixed {
+		return nil, true
 	}
 	if unknown {
 		return nil, false
-	}
-	if untyped && first != nil && first.Elem() == nil {
-		return nil, true // a domain reduces to its base type; d[] is a type of its own
 	}
 	return first, true
 }
@@ -132,14 +150,21 @@ func (b *binder) columnDomains(origins []Origin, cols []plan.Column) []*expr.Dom
 	return out
 }
 
-// setOpOrigins are the origins of a set operation's columns: the domain
-// of a column whose operands' columns are both of it.
-func (b *binder) setOpOrigins(l, r []Origin) []Origin {
+// setOpOrigins are the origins of a set operation's columns, lt and rt
+// its operands' columns: the domain of a column whose operands' columns
+// are both of it, or the left one's array type of a domain over an
+// array of the same type (sameDomain).
+func (b *binder) setOpOrigins(l, r []Origin, lt, rt []plan.Column) []Origin {
 	var out []Origin
 	typed := func(o Origin) bool { return o.Rel != "" || o.Typed || o.Domain != nil }
 	for i := 0; i < len(l) && i < len(r); i++ {
 		d := b.originDomain(l[i])
-		if d == nil || b.originDomain(r[i]) != d {
+		switch rd := b.originDomain(r[i]); {
+		case d == nil || rd == d:
+		case d.Elem() != nil && typed(r[i]) && i < len(lt) && i < len(rt) && lt[i].Type.Kind == rt[i].Type.Kind:
+			// d[] over its base array type or another domain's: the
+			// first operand's, as sameDomain.
+		default:
 			d = nil
 		}
 		out = append(out, Origin{Domain: d, Typed: typed(l[i]) && typed(r[i])})
