@@ -199,7 +199,7 @@ func (e *Engine) compositeDependents(name string, uses func(value.Type) bool) []
 // called name or an array of it: name[] when t is such an array.
 func typeDisplayName(t value.Type, name string) string {
 	if t.Kind.IsArray() {
-		if d := t.RecordDesc(); d != nil && d.Name == name {
+		if d := t.RecordDesc(); d != nil && d.Name == name || t.RecordDesc() == nil {
 			return name + "[]"
 		}
 	}

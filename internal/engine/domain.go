@@ -404,9 +404,15 @@ func (e *Engine) domainDependents(d *expr.Domain) []string {
 	sort.Strings(over)
 	out = append(out, over...)
 	out = append(out, e.compositesOfDomain(d)...)
-	for _, f := range e.domainRoutines(d) {
-		out = append(out, f+" depends on type "+name)
+	var arrays []string // what depends on d[] comes first, as PostgreSQL reaches it through the array type
+	for _, f := range e.domainRoutineObjs(d) {
+		if domainArrayOnly(f, d) {
+			arrays = append(arrays, fmt.Sprintf("%s %s depends on type %s[]", routineKind(nil, f.Procedure), f.Signature(), name))
+		} else {
+			out = append(out, fmt.Sprintf("%s %s depends on type %s", routineKind(nil, f.Procedure), f.Signature(), name))
+		}
 	}
+	out = append(arrays, out...)
 	for _, v := range e.domainViews(name) {
 		k, _ := e.kindOf(v)
 		out = append(out, fmt.Sprintf("%s %s depends on type %s", map[sql.DropKind]string{sql.DropView: "view", sql.DropMatView: "materialized view"}[k], v, name))

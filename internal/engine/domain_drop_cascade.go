@@ -16,16 +16,21 @@ import (
 // views reading them), the domains over it with what uses those, and the
 // views whose statements name it. The notice lists them in PostgreSQL's
 // order: what uses the array type first, then the domains over it, the
-// columns (of a table, the last first) and the views. Routines and
-// composite types using it are still refused (0A000).
+// columns (of a table, the last first), the views and the routines
+// taking or returning it. Composite types using it are still refused
+// (0A000).
 
 // domainDrops are what DROP DOMAIN … CASCADE drops beside the domains it
 // names.
 type domainDrops struct {
 	cols    typeColumnDrops // the columns, by table
 	domains []string        // the domains over those named
-	entries []domainDropEntry
-	seen    map[*expr.Domain]bool
+	// routines take or return the domains (or arrays of them); they go
+	// after the views, with what depends on them.
+	routines  []*sql.Function
+	arrayOnly []*sql.Function // of routines, those of an array of the domain alone
+	entries   []domainDropEntry
+	seen      map[*expr.Domain]bool
 }
 
 // domainDropEntry is a line of the notice: a column (table set), a domain
@@ -50,8 +55,16 @@ func (c *domainDrops) add(e *Engine, d *expr.Domain, listed []string) error {
 			WithDetail("%s", dep).
 			WithHint("drop or alter the dependent objects first")
 	}
-	if fs := e.domainRoutines(d); len(fs) > 0 {
-		return refuse(fs[0] + " depends on type " + d.Name())
+	for _, f := range e.domainRoutineObjs(d) {
+		if us := slices.Concat(e.operatorsUsing(f), e.aggregatesUsing(f)); len(us) > 0 {
+			return refuse(routineKind(nil, f.Procedure) + " " + f.Signature() + " depends on type " + d.Name())
+		}
+		if !slices.Contains(c.routines, f) {
+			c.routines = append(c.routines, f)
+			if domainArrayOnly(f, d) {
+				c.arrayOnly = append(c.arrayOnly, f)
+			}
+		}
 	}
 	if cs := e.compositesOfDomain(d); len(cs) > 0 {
 		return refuse(cs[0])
@@ -167,6 +180,22 @@ func (c *domainDrops) apply(e *Engine, alters []*sql.AlterTable) ([]string, erro
 				lines = append(lines, cascaded[en.table]...)
 			}
 		}
+	}
+	if len(c.routines) > 0 {
+		var arrays []string
+		for _, f := range c.routines {
+			if l := "drop cascades to function " + f.Signature(); slices.ContainsFunc(c.arrayOnly, func(g *sql.Function) bool { return g == f }) {
+				arrays = append(arrays, l)
+			} else {
+				lines = append(lines, l)
+			}
+		}
+		lines = append(arrays, lines...)
+		notices, err := e.dropRoutines(c.routines, true, nil)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, cascadedLines(notices)...)
 	}
 	return lines, nil
 }

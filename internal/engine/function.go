@@ -247,6 +247,19 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 		}
 		gone = append(gone, f)
 	}
+	notices, err := e.dropRoutines(gone, d.Cascade, notices)
+	if err != nil {
+		return Result{}, err
+	}
+	if d.Procedure {
+		return Result{Tag: "DROP PROCEDURE", Notices: notices}, nil
+	}
+	return Result{Tag: "DROP FUNCTION", Notices: notices}, nil
+}
+
+// dropRoutines drops the routines gone (with cascade, what depends on
+// them), after notices; it returns the notices with its own.
+func (e *Engine) dropRoutines(gone []*sql.Function, cascade bool, notices []string) ([]string, error) {
 	for _, f := range gone {
 		// PostgreSQL names an aggregate "function" in the detail lines.
 		for _, dep := range []struct {
@@ -259,15 +272,15 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 			if len(dep.users) == 0 {
 				continue
 			}
-			if d.Cascade {
-				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP FUNCTION … CASCADE of function %s, which %s %s uses, is not supported", f.Signature(), dep.kind, dep.users[0]).
+			if cascade {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP FUNCTION … CASCADE of function %s, which %s %s uses, is not supported", f.Signature(), dep.kind, dep.users[0]).
 					WithHint("drop the %s first", dep.kind)
 			}
 			var lines []string
 			for _, u := range dep.users {
 				lines = append(lines, fmt.Sprintf("%s %s depends on function %s", dep.line, u, f.Signature()))
 			}
-			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+			return nil, &pgerr.Error{Code: pgerr.DependentObjects,
 				Message: fmt.Sprintf("cannot drop function %s because other objects depend on it", f.Signature()),
 				Detail:  strings.Join(lines, "\n"),
 				Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
@@ -278,17 +291,17 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 	for i, f := range gone {
 		sigs[i] = f.Signature()
 	}
-	if notices, err = e.dropFunctionTableCalls(gone, d.Cascade, notices); err != nil {
-		return Result{}, err
+	if notices, err = e.dropFunctionTableCalls(gone, cascade, notices); err != nil {
+		return nil, err
 	}
-	if notices, err = e.dropFunctionCasts(sigs, d.Cascade, notices); err != nil {
-		return Result{}, err
+	if notices, err = e.dropFunctionCasts(sigs, cascade, notices); err != nil {
+		return nil, err
 	}
-	if notices, err = e.dropFunctionTriggers(gone, d.Cascade, notices); err != nil {
-		return Result{}, err
+	if notices, err = e.dropFunctionTriggers(gone, cascade, notices); err != nil {
+		return nil, err
 	}
-	if notices, err = e.dropFunctionEventTriggers(gone, d.Cascade, notices); err != nil {
-		return Result{}, err
+	if notices, err = e.dropFunctionEventTriggers(gone, cascade, notices); err != nil {
+		return nil, err
 	}
 	var views []string
 	for _, f := range gone {
@@ -298,7 +311,7 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 			}
 		}
 	}
-	if len(views) > 0 && !d.Cascade {
+	if len(views) > 0 && !cascade {
 		f := gone[0]
 		var lines []string
 		for _, g := range gone {
@@ -306,14 +319,14 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 				lines = append(lines, fmt.Sprintf("%s %s depends on function %s", e.kindName(v), v, g.Signature()))
 			}
 		}
-		return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+		return nil, &pgerr.Error{Code: pgerr.DependentObjects,
 			Message: fmt.Sprintf("cannot drop function %s because other objects depend on it", f.Signature()),
 			Detail:  strings.Join(lines, "\n"),
 			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
 	}
 	notices, err = e.dropCascaded(notices, views)
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
 	if e.store != nil {
 		var sigs []string
@@ -323,7 +336,7 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 			}
 		}
 		if err := e.store.Drop(sigs); err != nil {
-			return Result{}, err
+			return nil, err
 		}
 	}
 	for _, f := range gone {
@@ -333,10 +346,7 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 			delete(e.funcs, f.Name)
 		}
 	}
-	if d.Procedure {
-		return Result{Tag: "DROP PROCEDURE", Notices: notices}, nil
-	}
-	return Result{Tag: "DROP FUNCTION", Notices: notices}, nil
+	return notices, nil
 }
 
 // lookupRoutine finds the function (or the procedure, for DROP

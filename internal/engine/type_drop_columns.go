@@ -17,8 +17,7 @@ import (
 // others again; the views whose statements name the type go too. The
 // columns of an array of the type are named first, as PostgreSQL reaches
 // them through the array type, made with the type. What else uses the
-// type (a routine, a domain, another type's attribute, a range type, a
-// table's default or check) is still refused (0A000).
+// type goes as type_drop_cascade.go says.
 
 // typeColumnDrops are the columns and views DROP TYPE … CASCADE drops
 // beside the typed tables, gathered over the types it names.
@@ -27,17 +26,32 @@ type typeColumnDrops struct {
 	order []string            // the tables, in that order
 	lines []string            // the notice's lines of the columns
 	views []string
+	// skip are the typed tables whose columns go with their types'
+	// attributes (typeCascade).
+	skip map[string]bool
 }
 
 // typeUser reports whether a column type holds the user type t, called
-// name (an array of it, a range type's column of a range over it).
+// name (an array of it, a range type's multirange). A range type over an
+// enum is a type of its own, which depends on the enum: its columns
+// depend on it.
 func typeUser(name string, t value.Type) func(value.Type) bool {
 	return func(ct value.Type) bool {
 		if t.Kind == value.Record {
 			return sql.HoldsRowType(ct, name)
 		}
-		return ct.Enum() != nil && t.Enum() != nil && ct.Mod == t.Mod || rangeUsesType(ct, t)
+		return ct.Enum() != nil && t.Enum() != nil && ct.Mod == t.Mod || t.UserRange() != nil && rangeUsesType(ct, t)
 	}
+}
+
+// columnTypeName is the type a column of type ct depends on, of the
+// user type t called name: its array type or, of a range type, its
+// multirange type, as PostgreSQL names them.
+func columnTypeName(ct value.Type, name string, t value.Type) string {
+	if r := t.UserRange(); r != nil && ct.Kind == value.UserMultirange {
+		return r.MultiName
+	}
+	return typeDisplayName(ct, name)
 }
 
 // addType adds the columns and views that use the type t, called name,
@@ -49,17 +63,17 @@ func (c *typeColumnDrops) addType(e *Engine, name string, t value.Type, deps []s
 	type col struct{ table, name, line string }
 	var arrays, plain []col
 	for _, tn := range sortedKeys(e.tables) {
-		if slices.Contains(typed, tn) {
+		if slices.Contains(typed, tn) || c.skip[tn] {
 			continue
 		}
 		for _, cd := range e.tables[tn].def.Cols {
-			if !uses(cd.Type) {
+			if cd.Domain != nil || !uses(cd.Type) {
 				continue
 			}
 			if e.tables[tn].temp || len(e.parentsOf(tn)) > 0 || len(e.childrenOf(tn)) > 0 {
 				return false
 			}
-			covered = append(covered, fmt.Sprintf("column %s of table %s depends on type %s", cd.Name, tn, typeDisplayName(cd.Type, name)))
+			covered = append(covered, fmt.Sprintf("column %s of table %s depends on type %s", cd.Name, tn, columnTypeName(cd.Type, name, t)))
 			cl := col{table: tn, name: cd.Name, line: fmt.Sprintf("drop cascades to column %s of table %s", cd.Name, tn)}
 			if cd.Type.Kind.IsArray() {
 				arrays = append(arrays, cl)
@@ -130,9 +144,10 @@ func (c *typeColumnDrops) bind(e *Engine) ([]*sql.AlterTable, error) {
 }
 
 // apply drops the columns, then the views still there that name the
-// types; it returns the lines of the notice.
-func (c *typeColumnDrops) apply(e *Engine, alters []*sql.AlterTable) ([]string, error) {
-	var lines []string
+// types; it returns the lines of the notice: the columns' (with what
+// their drops took) and the views'.
+func (c *typeColumnDrops) apply(e *Engine, alters []*sql.AlterTable) ([]string, []string, error) {
+	var lines, viewLines []string
 	next := 0
 	for _, a := range alters {
 		// The columns' lines, each table's before what its drop takes.
@@ -141,7 +156,7 @@ func (c *typeColumnDrops) apply(e *Engine, alters []*sql.AlterTable) ([]string, 
 		}
 		res, err := e.alterTable(a)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		lines = append(lines, cascadedLines(res.Notices)...)
 	}
@@ -156,14 +171,14 @@ func (c *typeColumnDrops) apply(e *Engine, alters []*sql.AlterTable) ([]string, 
 			continue // gone with one before it
 		}
 		k, _ := e.kindOf(v)
-		lines = append(lines, fmt.Sprintf("drop cascades to %s %s", map[sql.DropKind]string{sql.DropView: "view", sql.DropMatView: "materialized view"}[k], v))
+		viewLines = append(viewLines, fmt.Sprintf("drop cascades to %s %s", map[sql.DropKind]string{sql.DropView: "view", sql.DropMatView: "materialized view"}[k], v))
 		res, err := e.drop(&sql.Drop{Kind: k, Names: []string{v}, Cascade: true})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		lines = append(lines, cascadedLines(res.Notices)...)
+		viewLines = append(viewLines, cascadedLines(res.Notices)...)
 	}
-	return lines, nil
+	return lines, viewLines, nil
 }
 
 // cascadedLines are the "drop cascades to" lines of a drop's notices.

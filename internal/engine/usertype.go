@@ -326,13 +326,31 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 			return strings.HasPrefix(dep, "type "+n+" depends on ") || strings.Contains(dep, " of composite type "+n+" depends on ")
 		})
 	}
-	for _, name := range names {
+	var more typeCascade // what else the cascade drops
+	for i := 0; i < len(names); i++ {
+		name := names[i]
 		t := types[name]
 		if deps := slices.DeleteFunc(e.typeDependents(name, t), listed); len(deps) > 0 {
-			if d.Cascade && (e.typedCascade(name, deps) || cols.addType(e, name, t, deps)) {
-				typed = append(typed, e.typedTables(name)...)
-				gone = append(gone, name)
-				continue
+			if d.Cascade {
+				covered, err := more.add(e, name, t, names)
+				if err != nil {
+					return Result{}, err
+				}
+				cols.skip = more.typedOf
+				// The range types over it are dropped as if named.
+				for _, r := range more.ranges {
+					if _, ok := types[r]; !ok {
+						names = append(names, r)
+						types[r] = e.userTypes[r]
+					}
+				}
+				rest := slices.DeleteFunc(deps, func(dep string) bool { return slices.Contains(covered, dep) })
+				if len(rest) == 0 || e.typedCascade(name, rest) || cols.addType(e, name, t, rest) {
+					typed = append(typed, e.typedTables(name)...)
+					gone = append(gone, name)
+					continue
+				}
+				deps = rest
 			}
 			if d.Cascade {
 				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP TYPE … CASCADE of a type that other objects use is not supported").
@@ -344,7 +362,7 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 				msg = "cannot drop desired object(s) because other objects depend on them"
 			}
 			return Result{}, pgerr.New(pgerr.DependentObjects, "%s", msg).
-				WithDetail("%s", strings.Join(deps, "\n")).
+				WithDetail("%s", strings.Join(e.dropTypeDetail(name, deps), "\n")).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 		gone = append(gone, name)
@@ -356,16 +374,29 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	attrAlters, err := more.check(e)
+	if err != nil {
+		return Result{}, err
+	}
+	rangeLines := more.rangeLines(e)
 	lines, err := e.dropTypedTables(typed)
 	if err != nil {
 		return Result{}, err
 	}
-	more, err := cols.apply(e, alters)
+	colLines, viewLines, err := cols.apply(e, alters)
 	if err != nil {
 		return Result{}, err
 	}
-	lines = append(lines, more...)
-	if len(more) > 0 {
+	moreLines, err := more.apply(e, attrAlters)
+	if err != nil {
+		return Result{}, err
+	}
+	// What depends on a range type follows the range type's line.
+	moved := func(l string) bool { return slices.Contains(rangeLines, l) }
+	lines = append(lines, slices.DeleteFunc(slices.Concat(colLines, more.lines), moved)...)
+	lines = append(lines, rangeLines...)
+	lines = append(lines, slices.DeleteFunc(slices.Concat(moreLines, more.exprLines(), viewLines), moved)...)
+	if len(colLines) > 0 || len(viewLines) > 0 || len(moreLines) > 0 || len(more.routines) > 0 {
 		e.pruneGrants() // of the views dropped
 		if err := e.pruneComments(); err != nil {
 			return Result{}, err
@@ -376,6 +407,12 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 	if ts, ok := e.store.(TypeStore); ok && e.store != nil && len(stored) > 0 {
 		if err := ts.DropTypes(stored); err != nil {
 			return Result{}, err
+		}
+	}
+	for rel, uses := range e.typeUses {
+		// Nothing left names them: what did went with them.
+		if rest := slices.DeleteFunc(slices.Clone(uses), func(n string) bool { return slices.Contains(gone, n) }); len(rest) < len(uses) {
+			e.noteTypeUses(rel, rest)
 		}
 	}
 	for _, name := range gone {
@@ -394,27 +431,29 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 // DETAIL lists them.
 func (e *Engine) typeDependents(name string, t value.Type) []string {
 	var out []string
-	uses := func(ct value.Type) bool {
-		if t.Kind == value.Record {
-			return sql.HoldsRowType(ct, name)
-		}
-		return ct.Enum() != nil && t.Enum() != nil && ct.Mod == t.Mod || rangeUsesType(ct, t)
-	}
+	uses := typeUser(name, t)
 	names := []string{name}
 	if d := t.UserRange(); d != nil {
 		names = append(names, d.MultiName) // dropped with the range type
 	}
 	for un, ut := range e.userTypes {
-		if ut.Kind == value.UserRange && rangeUsesType(ut, t) && ut.Mod != t.Mod {
+		if ut.Kind == value.UserRange && rangeUsesType(ut, t) && un != name {
 			out = append(out, fmt.Sprintf("type %s depends on type %s", un, name))
 		}
 	}
+	for _, dn := range e.typeDomains(uses) {
+		out = append(out, fmt.Sprintf("type %s depends on type %s", dn, typeDisplayName(e.domains.byName[dn].Def().Base, name)))
+	}
 	out = append(out, e.typedTableLines(name)...)
 	byColumn := map[string]bool{}
+	for _, u := range e.typeExprUses(name, uses) {
+		out = append(out, u.dependsOn(name))
+		byColumn[u.table] = true // a table depends on a type through its columns and constraints alone
+	}
 	for tn, tb := range e.tables {
 		for _, c := range tb.def.Cols {
-			if uses(c.Type) {
-				out = append(out, fmt.Sprintf("column %s of table %s depends on type %s", c.Name, tn, typeDisplayName(c.Type, name)))
+			if c.Domain == nil && uses(c.Type) {
+				out = append(out, fmt.Sprintf("column %s of table %s depends on type %s", c.Name, tn, columnTypeName(c.Type, name, t)))
 				byColumn[tn] = true
 			}
 		}
@@ -430,9 +469,9 @@ func (e *Engine) typeDependents(name string, t value.Type) []string {
 	out = append(out, e.compositeDependents(name, uses)...)
 	for _, fns := range e.funcs {
 		for _, f := range fns {
-			if slices.ContainsFunc(f.Params, func(p sql.FuncParam) bool { return uses(p.Type) }) ||
+			if slices.ContainsFunc(f.Params, func(p sql.FuncParam) bool { return p.Domain == nil && uses(p.Type) }) ||
 				slices.ContainsFunc(f.Cols, func(c plan.Column) bool { return uses(c.Type) }) {
-				out = append(out, fmt.Sprintf("function %s depends on type %s", f.Signature(), name))
+				out = append(out, fmt.Sprintf("function %s depends on type %s", f.Signature(), routineTypeName(f, name, uses)))
 			}
 		}
 	}
