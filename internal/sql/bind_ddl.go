@@ -680,12 +680,12 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 
 // indexKeyClass refuses an index column of a type without a default
 // operator class of the access method: btree and hash as pg_opclass
-// has them (hasDefaultOpclass), brin a geometric type but box; gist's
+// has them (HasDefaultOpclass), brin a geometric type but box; gist's
 // and spgist's are checked with the column's class (indexOpclass).
 func indexKeyClass(method string, t value.Type) error {
 	switch {
 	case method == "btree" || method == "hash":
-		if hasDefaultOpclass(method, t) {
+		if HasDefaultOpclass(method, t) {
 			return nil
 		}
 	case !t.Kind.IsGeometric() || method == "gist" || method == "spgist" || method == "brin" && t.Kind == value.Box:
@@ -697,7 +697,7 @@ func indexKeyClass(method string, t value.Type) error {
 // btreeKey refuses a key or index column of a type without a btree order
 // (json, xml, the geometric types, …), as PostgreSQL does.
 func btreeKey(t value.Type) error {
-	if hasDefaultOpclass("btree", t) {
+	if HasDefaultOpclass("btree", t) {
 		return nil
 	}
 	return noDefaultOpclass("btree", t)

@@ -8,12 +8,12 @@ import (
 // Which types have a default operator class under btree and hash, the
 // access methods of keys, indexes and partition keys.
 
-// hasDefaultOpclass reports whether PostgreSQL 15 has a default operator
+// HasDefaultOpclass reports whether PostgreSQL 15 has a default operator
 // class of the btree or hash access method for t (pg_opclass's rows,
 // with arrays, enums, ranges, multiranges and composites taking the
 // polymorphic classes, and the reg* types oid's). The kinds listed are
 // the ones pg_opclass has no such row for.
-func hasDefaultOpclass(method string, t value.Type) bool {
+func HasDefaultOpclass(method string, t value.Type) bool {
 	k := t.Kind
 	if k.IsArray() {
 		return true // array_ops, whatever the element
@@ -44,7 +44,7 @@ func noDefaultOpclass(method string, t value.Type) error {
 // operator class of the strategy's access method (hash for hash
 // partitioning, else btree), with PostgreSQL's hint for partition keys.
 func partitionKeyClass(method string, t value.Type) error {
-	if hasDefaultOpclass(method, t) {
+	if HasDefaultOpclass(method, t) {
 		return nil
 	}
 	return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method %q", t.Kind, method).
