@@ -9,7 +9,7 @@ import (
 )
 
 // TestDefaultOpclassKinds checks the binder's list of the types with a
-// default btree or hash operator class against pg_opclass's rows: a
+// default btree, hash or brin operator class against pg_opclass's rows: a
 // type has one when a default class takes its oid, the type it is
 // binary-coercible to, or its polymorphic family's.
 func TestDefaultOpclassKinds(t *testing.T) {
@@ -41,7 +41,7 @@ func TestDefaultOpclassKinds(t *testing.T) {
 		case k.IsMultirange():
 			in = append(in, 4537)
 		}
-		for am, method := range map[uint32]string{403: "btree", 405: "hash"} {
+		for am, method := range map[uint32]string{403: "btree", 405: "hash", 3580: "brin"} {
 			want := false
 			for _, o := range in {
 				want = want || defaults[[2]uint32{am, o}]

@@ -679,16 +679,16 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 }
 
 // indexKeyClass refuses an index column of a type without a default
-// operator class of the access method: btree and hash as pg_opclass
-// has them (HasDefaultOpclass), brin a geometric type but box; gist's
-// and spgist's are checked with the column's class (indexOpclass).
+// operator class of the access method: btree, hash and brin as
+// pg_opclass has them (HasDefaultOpclass); gist's and spgist's are
+// checked with the column's class (indexOpclass).
 func indexKeyClass(method string, t value.Type) error {
 	switch {
-	case method == "btree" || method == "hash":
+	case method == "btree" || method == "hash" || method == "brin":
 		if HasDefaultOpclass(method, t) {
 			return nil
 		}
-	case !t.Kind.IsGeometric() || method == "gist" || method == "spgist" || method == "brin" && t.Kind == value.Box:
+	case !t.Kind.IsGeometric() || method == "gist" || method == "spgist":
 		return nil
 	}
 	return noDefaultOpclass(method, t)
