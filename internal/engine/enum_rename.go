@@ -128,10 +128,18 @@ func (e *Engine) renameEnumInUse(r enumRename, rename func() error, undo func())
 	if err != nil {
 		return err
 	}
+	policies, err := e.labelPolicies(r)
+	if err != nil {
+		return err
+	}
 	if err := rename(); err != nil {
 		return err
 	}
 	ed, err := e.enumRenameEdits(r, labels)
+	if err == nil && r.value() {
+		ed.policies = policies
+		ed.indexes, err = e.labelIndexes(r)
+	}
 	if err != nil {
 		undo()
 		return err
@@ -140,10 +148,8 @@ func (e *Engine) renameEnumInUse(r enumRename, rename func() error, undo func())
 }
 
 // refuseEnumRename refuses what a rename cannot follow: a function's
-// signature (its key) that names the type; an index whose statement names
-// it; for RENAME VALUE, a composite or range type over the enum (whose
-// stored values hold the label) and a trigger's or a policy's text naming
-// the label.
+// signature (its key) that names the type; for RENAME VALUE, a trigger's
+// text naming the label that its bound condition does not hold.
 func (e *Engine) refuseEnumRename(r enumRename) error {
 	refuse := func(what string) error {
 		verb := "RENAME TO"
@@ -168,27 +174,14 @@ func (e *Engine) refuseEnumRename(r enumRename) error {
 		if !r.value() {
 			break
 		}
-		if rl := e.rls[name]; rl != nil {
-			for _, p := range rl.policies {
-				if stringsName(p.Using, r) || stringsName(p.Check, r) {
-					return refuse("policy " + p.Name + " on table " + name)
-				}
-			}
-		}
 		for _, tr := range e.triggers[name] {
 			if tr.when == nil && stringsName(tr.whenSQL, r) {
 				return refuse("trigger " + tr.name + " on table " + name)
 			}
 		}
 	}
-	for _, k := range sortedKeys(e.indexes) {
-		if !r.value() {
-			break // the indexes are written again (index_type_rename.go)
-		}
-		if text, ok := e.indexText(k); !ok || textNames(text, r) {
-			return refuse("index " + k)
-		}
-	}
+	// The policies' and the indexes' texts that write the label are
+	// written again (enum_rename_label_texts.go).
 	return nil
 }
 
@@ -227,34 +220,6 @@ func stringsName(text string, r enumRename) bool {
 // tableUsesEnum reports whether a column of t is of the type uses tells.
 func tableUsesEnum(t *table, uses func(value.Type) bool) bool {
 	return slices.ContainsFunc(t.def.Cols, func(c sql.ColumnDef) bool { return uses(c.Type) })
-}
-
-// indexText is the statement that made the index keyed k.
-func (e *Engine) indexText(k string) (string, bool) {
-	t := e.indexes[k]
-	if t == nil {
-		return "", false
-	}
-	_, bare := e.splitKey(k)
-	for _, ix := range slices.Concat(t.indexes, t.xindexes) {
-		if ix.name == k || ix.name == bare {
-			return ix.text, true
-		}
-	}
-	return "", false
-}
-
-// textNames reports whether the statement text names what r renames (or
-// cannot be read to tell).
-func textNames(text string, r enumRename) bool {
-	var n int
-	var err error
-	if r.value() {
-		_, n, err = sql.RenameStringInText(text, false, r.from, r.to)
-	} else {
-		_, n, err = sql.RenameTypeInText(text, false, r.key, r.newKey)
-	}
-	return err != nil || n > 0
 }
 
 // enumLabelViews picks, in each view's statement, the string constants

@@ -14,49 +14,76 @@ import (
 // statement and the texts of its key and predicate are written again
 // under it (its bound expressions hold the type itself, which follows).
 
-// typeRenamedIndex is an index of a table with its statement and texts
-// written again.
+// typeRenamedIndex is an index of a table (ix, of t) or of a materialized
+// view (mx) with its statement and texts written again.
 type typeRenamedIndex struct {
 	ix   *namedIndex
 	t    *table
+	mx   *matIndex
 	text string
 	def  *sql.CreateIndex
 }
 
-// typeRenameIndexes writes again the tables' indexes that name the type
-// r renames; an index whose text cannot be read is refused (0A000).
-func (e *Engine) typeRenameIndexes(r enumRename) ([]typeRenamedIndex, error) {
-	refuse := func(ix *namedIndex) error {
-		return pgerr.New(pgerr.FeatureNotSupported, "ALTER TYPE … RENAME of type %s is not supported: index %s names it in a way its text does not show", r.key, ix.name).
-			WithHint("drop the index, rename the type, and create it again")
-	}
-	var out []typeRenamedIndex
+// eachIndex calls f with every index of a table, then of a materialized
+// view, as it is (text and def its own), in name order.
+func (e *Engine) eachIndex(f func(x typeRenamedIndex) error) error {
 	for _, tn := range sortedKeys(e.tables) {
 		t := e.tables[tn]
 		for _, ix := range slices.Concat(t.indexes, t.xindexes) {
-			text, n, err := sql.RenameTypeInText(ix.text, false, r.key, r.newKey)
-			if err != nil {
-				return nil, refuse(ix)
+			if err := f(typeRenamedIndex{ix: ix, t: t, text: ix.text, def: ix.def}); err != nil {
+				return err
 			}
-			if n == 0 {
-				continue
-			}
-			def := *ix.def
-			def.KeySQL, def.WhereConj = slices.Clone(def.KeySQL), slices.Clone(def.WhereConj)
-			texts := append([]*string{&def.WhereSQL}, pointers(def.KeySQL)...)
-			texts = append(texts, pointers(def.WhereConj)...)
-			for _, s := range texts {
-				if *s == "" {
-					continue
-				}
-				if *s, _, err = sql.RenameTypeInText(*s, true, r.key, r.newKey); err != nil {
-					return nil, refuse(ix)
-				}
-			}
-			out = append(out, typeRenamedIndex{ix: ix, t: t, text: text, def: &def})
 		}
 	}
-	return out, nil
+	for _, name := range sortedKeys(e.matIndexes) {
+		mx := e.matIndexes[name]
+		if err := f(typeRenamedIndex{mx: mx, text: mx.text, def: mx.made}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// name is the index's name.
+func (x typeRenamedIndex) name() string {
+	if x.mx != nil {
+		return x.mx.name
+	}
+	return x.ix.name
+}
+
+// typeRenameIndexes writes again the indexes of tables and materialized
+// views that name the type r renames; an index whose text cannot be read
+// is refused (0A000).
+func (e *Engine) typeRenameIndexes(r enumRename) ([]typeRenamedIndex, error) {
+	var out []typeRenamedIndex
+	err := e.eachIndex(func(x typeRenamedIndex) error {
+		refuse := pgerr.New(pgerr.FeatureNotSupported, "ALTER TYPE … RENAME of type %s is not supported: index %s names it in a way its text does not show", r.key, x.name()).
+			WithHint("drop the index, rename the type, and create it again")
+		text, n, err := sql.RenameTypeInText(x.text, false, r.key, r.newKey)
+		if err != nil || x.def == nil && n > 0 {
+			return refuse
+		}
+		if n == 0 {
+			return nil
+		}
+		def := *x.def
+		def.KeySQL, def.WhereConj = slices.Clone(def.KeySQL), slices.Clone(def.WhereConj)
+		texts := append([]*string{&def.WhereSQL}, pointers(def.KeySQL)...)
+		texts = append(texts, pointers(def.WhereConj)...)
+		for _, s := range texts {
+			if *s == "" {
+				continue
+			}
+			if *s, _, err = sql.RenameTypeInText(*s, true, r.key, r.newKey); err != nil {
+				return refuse
+			}
+		}
+		x.text, x.def = text, &def
+		out = append(out, x)
+		return nil
+	})
+	return out, err
 }
 
 // pointers are the addresses of the elements of s.
@@ -72,17 +99,29 @@ func pointers(s []string) []*string {
 // and the store.
 func (e *Engine) applyTypeRenameIndexes(ixs []typeRenamedIndex) error {
 	for _, x := range ixs {
-		// In place: a block's image keeps each index's text and
-		// definition (takeIndexNames).
-		x.ix.text, x.ix.def = x.text, x.def
-		x.ix.x.setTexts(keyExtTexts{keySQL: x.def.KeySQL, whereSQL: x.def.WhereSQL, whereConj: x.def.WhereConj})
-		if e.store == nil || x.t.temp {
+		name := x.name()
+		if x.mx != nil {
+			// In place: a block's image copies the index whole, but
+			// not its expressions' texts, which take a copy.
+			x.mx.text, x.mx.made = x.text, x.def
+			if x.mx.x != nil {
+				cp := *x.mx.x
+				cp.setTexts(keyExtTexts{keySQL: x.def.KeySQL, whereSQL: x.def.WhereSQL, whereConj: x.def.WhereConj})
+				x.mx.x = &cp
+			}
+		} else {
+			// In place: a block's image keeps each index's text and
+			// definition (takeIndexNames).
+			x.ix.text, x.ix.def = x.text, x.def
+			x.ix.x.setTexts(keyExtTexts{keySQL: x.def.KeySQL, whereSQL: x.def.WhereSQL, whereConj: x.def.WhereConj})
+		}
+		if e.store == nil || x.t != nil && x.t.temp {
 			continue
 		}
-		if err := e.store.Drop([]string{x.ix.name}); err != nil {
+		if err := e.store.Drop([]string{name}); err != nil {
 			return err
 		}
-		if err := e.store.Create(&StoredRelation{Name: x.ix.name, Kind: KindIndex, SQL: x.text}); err != nil {
+		if err := e.store.Create(&StoredRelation{Name: name, Kind: KindIndex, SQL: x.text}); err != nil {
 			return err
 		}
 	}
@@ -96,15 +135,13 @@ func (e *Engine) renamesInUse(key string, t value.Type) bool {
 	if len(e.typeDependents(key, t)) > 0 {
 		return true
 	}
-	for _, tn := range sortedKeys(e.tables) {
-		t := e.tables[tn]
-		for _, ix := range slices.Concat(t.indexes, t.xindexes) {
-			if _, n, err := sql.RenameTypeInText(ix.text, false, key, key+"\x01"); err != nil || n > 0 {
-				return true
-			}
-		}
-	}
-	return false
+	names := false
+	e.eachIndex(func(x typeRenamedIndex) error {
+		_, n, err := sql.RenameTypeInText(x.text, false, key, key+"\x01")
+		names = names || err != nil || n > 0
+		return nil
+	})
+	return names
 }
 
 // keyExtTexts are the texts of an index's expressions and predicate.

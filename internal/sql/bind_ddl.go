@@ -619,10 +619,15 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 			if err := elemOpts(el, e.Type(), ""); err != nil {
 				return nil, err
 			}
+			if err := indexKeyClass(method, e.Type()); err != nil {
+				return nil, err
+			}
 			ci.Cols, ci.Exprs, ci.KeySQL = append(ci.Cols, -1), append(ci.Exprs, e), append(ci.KeySQL, text)
-			n := "expr"
-			if fc := el.Expr.GetFuncCall(); fc != nil {
-				n = fc.Funcname[len(fc.Funcname)-1].GetString_().Sval
+			// Named as PostgreSQL's FigureIndexColname names it: a
+			// cast's column, a function, a field; else "expr".
+			n, strength := starNames(nil).strength(el.Expr)
+			if strength == 0 {
+				n = "expr"
 			}
 			names = append(names, n)
 			continue
@@ -684,27 +689,27 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	return ci, nil
 }
 
-// indexKeyClass refuses an index column of a geometric type under an
-// access method without a class for it: btree and hash have none, brin
-// one for box; gist's and spgist's are checked with the column's class
-// (indexOpclass).
+// indexKeyClass refuses an index column of a type without a default
+// operator class of the access method: btree, hash and brin as
+// pg_opclass has them (HasDefaultOpclass); gist's and spgist's are
+// checked with the column's class (indexOpclass).
 func indexKeyClass(method string, t value.Type) error {
 	switch {
-	case !t.Kind.IsGeometric() || method == "gist" || method == "spgist" || method == "brin" && t.Kind == value.Box:
+	case method == "btree" || method == "hash" || method == "brin":
+		if HasDefaultOpclass(method, t) {
+			return nil
+		}
+	case !t.Kind.IsGeometric() || method == "gist" || method == "spgist":
 		return nil
-	case method == "btree":
-		return btreeKey(t)
 	}
-	return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method %q", t.Kind, method).
-		WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
+	return noDefaultOpclass(method, t)
 }
 
 // btreeKey refuses a key or index column of a type without a btree order
-// (the geometric types), as PostgreSQL does.
+// (json, xml, the geometric types, …), as PostgreSQL does.
 func btreeKey(t value.Type) error {
-	if !t.Kind.IsGeometric() {
+	if HasDefaultOpclass("btree", t) {
 		return nil
 	}
-	return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method \"btree\"", t.Kind).
-		WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
+	return noDefaultOpclass("btree", t)
 }

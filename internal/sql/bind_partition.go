@@ -74,8 +74,8 @@ func (b *binder) partitionKey(spec *pg_query.PartitionSpec, sc *scope, ct *Creat
 			if e, err = b.bindExpr(sc, pe.Expr); err != nil {
 				return err
 			}
-			if e.Volatile() {
-				return b.stmt.errf(pe.Location, pgerr.InvalidObjectDef, "functions in partition key expression must be marked IMMUTABLE")
+			if notImmutable(e) { // without a position, as in PostgreSQL
+				return pgerr.New(pgerr.InvalidObjectDef, "functions in partition key expression must be marked IMMUTABLE")
 			}
 			if text, err = deparseExpr(pe.Expr); err != nil {
 				return pgerr.New(pgerr.Internal, "cannot write a partition key: %v", err)
@@ -85,12 +85,16 @@ func (b *binder) partitionKey(spec *pg_query.PartitionSpec, sc *scope, ct *Creat
 			}
 			hasExpr = true
 		}
+		method := "btree"
+		if k.Strategy == expr.PartitionHash {
+			method = "hash"
+		}
+		if err := partitionKeyClass(method, e.Type()); err != nil {
+			return err
+		}
 		if k.Strategy == expr.PartitionHash && !expr.HashPartitionable(e.Type().Kind) {
 			return b.refuse(pe.Location, "a hash partition key of type %s is not supported", e.Type()).
 				WithHint("hash partition keys of integer, date, boolean and text types are supported")
-		}
-		if err := btreeKey(e.Type()); err != nil {
-			return err
 		}
 		k.Exprs, k.SQL = append(k.Exprs, e), append(k.SQL, text)
 	}
