@@ -21,7 +21,11 @@ type binder struct {
 	// a conversion to a composite type met later places its errors at a
 	// field's literal (bind_record_cast.go).
 	rowNodes map[*expr.RowCons]*pg_query.Node
-	cat      Catalog
+	// bytewiseRefs are the positions of the references of columns of a
+	// byte-wise collation other than "default" ("C"): their conflicts
+	// with another implicit collation are reported there.
+	bytewiseRefs map[*expr.Col]int32
+	cat          Catalog
 	// inDefault is set while a column's or a domain's DEFAULT is bound:
 	// its session values (current_user) read the clock of the statement
 	// that inserts, which expr.WithClock gives them then.

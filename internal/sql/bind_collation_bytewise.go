@@ -28,11 +28,15 @@ func (b *binder) scopedCollation(s *scope, e expr.Expr) collState {
 	case *expr.Collate:
 		return collationState(x)
 	case *expr.Col:
-		if !collatable(x.T.Kind) || x.Idx >= len(s.cols) || s.cols[x.Idx].coll != 0 {
+		if s == nil || !collatable(x.T.Kind) || x.Idx >= len(s.cols) || s.cols[x.Idx].coll != 0 {
 			return collState{}
 		}
 		if name := b.columnCollationName(s, x); name != "" && name != "default" {
-			return collState{strength: collImplicit, name: name}
+			loc, ok := b.bytewiseRefs[x]
+			if !ok {
+				loc = -1
+			}
+			return collState{strength: collImplicit, name: name, loc: loc}
 		}
 		return collState{}
 	}

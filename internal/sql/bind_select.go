@@ -1215,7 +1215,7 @@ func (b *binder) orderKeys(clause []*pg_query.Node, cols []plan.Column, sc *scop
 		if err := b.noJSONOrder(key.Type(), "ordering", nodeLoc(sb.Node, sb.Location)); err != nil {
 			return nil, err
 		}
-		if err := b.sortKeyCollation(idx, targets, *extra, key); err != nil {
+		if err := b.sortKeyCollation(sc, idx, targets, *extra, key); err != nil {
 			return nil, err
 		}
 		desc, nullsFirst, err := b.sortDirection(sb)
