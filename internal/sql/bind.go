@@ -25,6 +25,10 @@ type binder struct {
 	// byte-wise collation other than "default" ("C"): their conflicts
 	// with another implicit collation are reported there.
 	bytewiseRefs map[*expr.Col]int32
+	// conflictRefs are the results of aggregates and window functions
+	// whose arguments' implicit collations conflict: they derive the
+	// conflict (resultCollated).
+	conflictRefs map[*expr.Col]collState
 	cat          Catalog
 	// inDefault is set while a column's or a domain's DEFAULT is bound:
 	// its session values (current_user) read the clock of the statement

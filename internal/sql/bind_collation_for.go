@@ -78,7 +78,7 @@ func collationName(e expr.Expr, v value.Value) expr.Expr {
 // is a reference of it, "" otherwise or for none.
 func (b *binder) columnCollationName(s *scope, e expr.Expr) string {
 	c, ok := e.(*expr.Col)
-	if !ok || c.Idx >= len(s.cols) || s.cols[c.Idx].origin == "" {
+	if !ok || c.Idx < 0 || c.Idx >= len(s.cols) || s.cols[c.Idx].origin == "" {
 		return ""
 	}
 	sc := &s.cols[c.Idx]
