@@ -148,6 +148,9 @@ type binder struct {
 	// originOut are the table columns the columns of the query
 	// bindSelect bound last are taken from (bind_column_origin.go).
 	originOut []Origin
+	// collOut are the collations the columns of the query bindSelect
+	// bound last derive (a simple SELECT's; nil for another query).
+	collOut []collState
 	// exprDoms are the domains of expressions bound that their form does
 	// not tell (noteDomain).
 	exprDoms map[expr.Expr]*expr.Domain

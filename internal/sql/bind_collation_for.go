@@ -74,8 +74,9 @@ func collationName(e expr.Expr, v value.Value) expr.Expr {
 	return &expr.Func{Def: def, Args: []expr.Expr{e}, T: value.TextType}
 }
 
-// columnCollationName is the collation a table's column declares when e
-// is a reference of it, "" otherwise or for none.
+// columnCollationName is the collation a table's column declares (a
+// materialized view's, its query derives) when e is a reference of it,
+// "" otherwise or for none.
 func (b *binder) columnCollationName(s *scope, e expr.Expr) string {
 	c, ok := e.(*expr.Col)
 	if !ok || c.Idx < 0 || c.Idx >= len(s.cols) || s.cols[c.Idx].origin == "" {
@@ -83,6 +84,9 @@ func (b *binder) columnCollationName(s *scope, e expr.Expr) string {
 	}
 	sc := &s.cols[c.Idx]
 	rel, ok := b.cat.Relation(sc.origin)
+	if ok && rel.Kind == KindMatView && sc.originCol >= 0 && sc.originCol < len(rel.ColCollations) {
+		return rel.ColCollations[sc.originCol].Name // from its query
+	}
 	if !ok || rel.Def == nil || sc.originCol < 0 || sc.originCol >= len(rel.Def.Cols) {
 		return ""
 	}
