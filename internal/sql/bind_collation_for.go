@@ -45,7 +45,7 @@ func (b *binder) bindCollationFor(s *scope, f *pg_query.FuncCall) (expr.Expr, er
 		}}
 		return &expr.Func{Def: def, Args: []expr.Expr{e}, T: value.TextType}, nil
 	}
-	name := "default"
+	name, id := "default", uint8(0)
 	if c := explicitCollation(args[0]); c != "" {
 		name = c
 	} else if st := b.scopedCollation(s, e); st.strength == collConflict {
@@ -53,11 +53,11 @@ func (b *binder) bindCollationFor(s *scope, f *pg_query.FuncCall) (expr.Expr, er
 		// none, NULL in PostgreSQL.
 		return collationName(e, value.Null), nil
 	} else if st.named() {
-		name = st.name // a column's, an aggregate's, an array's element's
+		name, id = st.name, st.id // a column's, an aggregate's, an array's element's
 	} else if c := b.columnCollationName(s, e); c != "" {
 		name = c // a column's byte-wise collation ("C", "POSIX")
 	}
-	return collationName(e, value.NewText(value.Text, quoteIdent(name))), nil
+	return collationName(e, value.NewText(value.Text, b.collationForName(s, args[0], e, name, id))), nil
 }
 
 // collationName is COLLATION FOR (e) answering v, known when binding: a
