@@ -410,10 +410,10 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 	}
 	if v, ok := e.views[name]; ok {
 		m := v.meta()
-		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: m.cols, ColDomains: m.def.Domains}, true
+		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: collatedCols(m.cols, m.def.Collations), ColDomains: m.def.Domains, ColCollations: m.def.Collations}, true
 	}
 	if cv, ok := e.unpopulated[name]; ok {
-		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: cv.Plan.Columns(), ColDomains: cv.Domains}, true
+		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: collatedCols(cv.Plan.Columns(), cv.Collations), ColDomains: cv.Domains, ColCollations: cv.Collations}, true
 	}
 	if v, ok := e.named[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query, SecurityInvoker: v.invoker, CheckOption: v.check, Defaults: v.defaults, ColDomains: v.domains}, true

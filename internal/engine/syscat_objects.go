@@ -118,6 +118,9 @@ type catCol struct {
 	// num is its attnum when a column of its table was dropped, 0 for
 	// its position from 1 (attnum.go).
 	num int16
+	// coll is a materialized view's column's collation (attcollation),
+	// 0 for its type's.
+	coll uint32
 }
 
 type catIndex struct {
@@ -369,13 +372,13 @@ func (e *Engine) catalogObjectsAs(own string) *catalogObjects {
 		m := e.views[name].meta()
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'm', def: m.def.Definition,
 			rows: float64(e.views[name].rowCount()), opts: e.viewStmts[name].relOpts}
-		r.cols = domainCols(e, plainCols(e, m.cols), m.def.Domains)
+		r.cols = e.viewColCollations(domainCols(e, plainCols(e, m.cols), m.def.Domains), m.def.Collations)
 		add(r)
 	}
 	for _, name := range sortedKeys(e.unpopulated) {
 		cv := e.unpopulated[name]
 		add(&catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'm', def: cv.Definition,
-			cols: domainCols(e, plainCols(e, cv.Plan.Columns()), cv.Domains), unpopulated: true, opts: e.viewStmts[name].relOpts})
+			cols: e.viewColCollations(domainCols(e, plainCols(e, cv.Plan.Columns()), cv.Domains), cv.Collations), unpopulated: true, opts: e.viewStmts[name].relOpts})
 	}
 	for _, name := range sortedKeys(e.named) {
 		v := e.named[name]

@@ -211,6 +211,9 @@ func pgAttribute(o *catalogObjects, r *catRows) {
 				stats, options = cd.Attrs.StatTarget(), attOptions(cd.Attrs.Options)
 			}
 			a := columnAttr(c.typ, cd)
+			if c.coll != 0 && a.Collation != 0 {
+				a.Collation = c.coll
+			}
 			compression := ""
 			if a.Compression != 0 {
 				compression = string(rune(a.Compression))

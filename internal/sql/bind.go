@@ -21,7 +21,15 @@ type binder struct {
 	// a conversion to a composite type met later places its errors at a
 	// field's literal (bind_record_cast.go).
 	rowNodes map[*expr.RowCons]*pg_query.Node
-	cat      Catalog
+	// bytewiseRefs are the positions of the references of columns of a
+	// byte-wise collation other than "default" ("C"): their conflicts
+	// with another implicit collation are reported there.
+	bytewiseRefs map[*expr.Col]int32
+	// conflictRefs are the results of aggregates and window functions
+	// whose arguments' implicit collations conflict: they derive the
+	// conflict (resultCollated).
+	conflictRefs map[*expr.Col]collState
+	cat          Catalog
 	// inDefault is set while a column's or a domain's DEFAULT is bound:
 	// its session values (current_user) read the clock of the statement
 	// that inserts, which expr.WithClock gives them then.
@@ -143,6 +151,9 @@ type binder struct {
 	// originOut are the table columns the columns of the query
 	// bindSelect bound last are taken from (bind_column_origin.go).
 	originOut []Origin
+	// collOut are the collations the columns of the query bindSelect
+	// bound last derive (a simple SELECT's; nil for another query).
+	collOut []collState
 	// exprDoms are the domains of expressions bound that their form does
 	// not tell (noteDomain).
 	exprDoms map[expr.Expr]*expr.Domain

@@ -17,14 +17,38 @@ import (
 // position, where a conflict with another implicit collation is
 // reported.
 func (b *binder) aggCollated(in *scope, call *plan.AggCall, col *expr.Col, loc int32) expr.Expr {
-	if !collatable(call.Type.Kind) {
+	return b.resultCollated(in, col, loc, call.Arg, call.Sep)
+}
+
+// windowCollated is aggCollated for the result col of the window
+// function fn: lag(s), first_value(s) and max(s) OVER (…) carry the
+// collation of s, as PostgreSQL's window functions take their
+// arguments'.
+func (b *binder) windowCollated(in *scope, fn *plan.WinFunc, col *expr.Col, loc int32) expr.Expr {
+	return b.resultCollated(in, col, loc, fn.Arg, fn.Default, fn.Sep)
+}
+
+// resultCollated gives col, the result of a call over in with the
+// arguments args (nil ones absent), the collation they derive; when they
+// conflict (string_agg(c, e) of a "C" and an ICU column) col derives the
+// conflict, which COLLATION FOR shows as NULL and a comparison refuses
+// (conflictRefs).
+func (b *binder) resultCollated(in *scope, col *expr.Col, loc int32, args ...expr.Expr) expr.Expr {
+	if !collatable(col.T.Kind) {
 		return col
 	}
 	var st collState
-	for _, a := range []expr.Expr{call.Arg, call.Sep} {
+	for _, a := range args {
 		if a != nil && collatable(a.Type().Kind) {
 			st = mergeCollation(st, b.scopedCollation(in, a))
 		}
+	}
+	if st.strength == collConflict {
+		if b.conflictRefs == nil {
+			b.conflictRefs = map[*expr.Col]collState{}
+		}
+		b.conflictRefs[col] = st
+		return col
 	}
 	if !st.named() {
 		return col

@@ -28,11 +28,21 @@ func (b *binder) scopedCollation(s *scope, e expr.Expr) collState {
 	case *expr.Collate:
 		return collationState(x)
 	case *expr.Col:
-		if !collatable(x.T.Kind) || x.Idx >= len(s.cols) || s.cols[x.Idx].coll != 0 {
+		if st, ok := b.conflictRefs[x]; ok {
+			return st
+		}
+		if as := b.agg; as != nil && s == as.post && x.Idx >= 0 && x.Idx < len(as.groups) {
+			return b.scopedCollation(as.input, as.groups[x.Idx]) // a grouping key
+		}
+		if s == nil || !collatable(x.T.Kind) || x.Idx < 0 || x.Idx >= len(s.cols) || s.cols[x.Idx].coll != 0 {
 			return collState{}
 		}
 		if name := b.columnCollationName(s, x); name != "" && name != "default" {
-			return collState{strength: collImplicit, name: name}
+			loc, ok := b.bytewiseRefs[x]
+			if !ok {
+				loc = -1
+			}
+			return collState{strength: collImplicit, name: name, loc: loc}
 		}
 		return collState{}
 	}

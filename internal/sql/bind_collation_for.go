@@ -45,7 +45,7 @@ func (b *binder) bindCollationFor(s *scope, f *pg_query.FuncCall) (expr.Expr, er
 		}}
 		return &expr.Func{Def: def, Args: []expr.Expr{e}, T: value.TextType}, nil
 	}
-	name := "default"
+	name, id := "default", uint8(0)
 	if c := explicitCollation(args[0]); c != "" {
 		name = c
 	} else if st := b.scopedCollation(s, e); st.strength == collConflict {
@@ -53,11 +53,11 @@ func (b *binder) bindCollationFor(s *scope, f *pg_query.FuncCall) (expr.Expr, er
 		// none, NULL in PostgreSQL.
 		return collationName(e, value.Null), nil
 	} else if st.named() {
-		name = st.name // a column's, an aggregate's, an array's element's
+		name, id = st.name, st.id // a column's, an aggregate's, an array's element's
 	} else if c := b.columnCollationName(s, e); c != "" {
 		name = c // a column's byte-wise collation ("C", "POSIX")
 	}
-	return collationName(e, value.NewText(value.Text, quoteIdent(name))), nil
+	return collationName(e, value.NewText(value.Text, b.collationForName(s, args[0], e, name, id))), nil
 }
 
 // collationName is COLLATION FOR (e) answering v, known when binding: a
@@ -74,15 +74,19 @@ func collationName(e expr.Expr, v value.Value) expr.Expr {
 	return &expr.Func{Def: def, Args: []expr.Expr{e}, T: value.TextType}
 }
 
-// columnCollationName is the collation a table's column declares when e
-// is a reference of it, "" otherwise or for none.
+// columnCollationName is the collation a table's column declares (a
+// materialized view's, its query derives) when e is a reference of it,
+// "" otherwise or for none.
 func (b *binder) columnCollationName(s *scope, e expr.Expr) string {
 	c, ok := e.(*expr.Col)
-	if !ok || c.Idx >= len(s.cols) || s.cols[c.Idx].origin == "" {
+	if !ok || c.Idx < 0 || c.Idx >= len(s.cols) || s.cols[c.Idx].origin == "" {
 		return ""
 	}
 	sc := &s.cols[c.Idx]
 	rel, ok := b.cat.Relation(sc.origin)
+	if ok && rel.Kind == KindMatView && sc.originCol >= 0 && sc.originCol < len(rel.ColCollations) {
+		return rel.ColCollations[sc.originCol].Name // from its query
+	}
 	if !ok || rel.Def == nil || sc.originCol < 0 || sc.originCol >= len(rel.Def.Cols) {
 		return ""
 	}

@@ -87,7 +87,7 @@ func mergeCollation(a, b collState) collState {
 // operand carries its collation (upper(s) sorts as s does); a comparison,
 // greatest and least compare under the winning collation, and fail when
 // it runs on a conflict.
-func (b *binder) implicitCollation(n *pg_query.Node, e expr.Expr) (expr.Expr, error) {
+func (b *binder) implicitCollation(s *scope, n *pg_query.Node, e expr.Expr) (expr.Expr, error) {
 	if err := b.sortKeyHash(n, e); err != nil {
 		return nil, err
 	}
@@ -95,39 +95,40 @@ func (b *binder) implicitCollation(n *pg_query.Node, e expr.Expr) (expr.Expr, er
 	case *expr.Collate, *expr.Col, *expr.Outer, *expr.Const:
 		return e, nil
 	case *expr.Cmp:
-		return compareUnder(x, []*expr.Expr{&x.L, &x.R}, b.bytewiseExplicit(n)), nil
+		return b.compareUnder(s, x, []*expr.Expr{&x.L, &x.R}, b.bytewiseExplicit(n)), nil
 	case *expr.MinMax:
 		ops := make([]*expr.Expr, len(x.Args))
 		for i := range x.Args {
 			ops[i] = &x.Args[i]
 		}
-		if e = compareUnder(x, ops, b.bytewiseExplicit(n)); e != x {
+		if e = b.compareUnder(s, x, ops, b.bytewiseExplicit(n)); e != x {
 			return e, nil
 		}
 	}
 	if !isString(e.Type().Kind) || explicitCollation(n) != "" {
 		return e, nil
 	}
-	if st := operandsCollation(e); st.strength == collImplicit && st.id != 0 {
+	if st := b.scopedCollation(s, e); st.strength == collImplicit && st.id != 0 {
 		return &expr.Collate{E: e, ID: st.id, Name: st.name, Implicit: true, Loc: st.loc, Derived: true}, nil
 	}
 	return e, nil
 }
 
-// compareUnder makes the comparison e of the operands ops compare under
-// their derived collation: an operand carrying another is given it (an
-// explicit COLLATE over an implicit one), and a conflict makes e fail
-// when it runs (expr.Indeterminate). ops are e's own fields, rewritten in
+// compareUnder makes the comparison e of the operands ops, bound over s,
+// compare under their derived collation: an operand carrying another is
+// given it (an explicit COLLATE over an implicit one), and a conflict (of
+// two ICU columns, or of a "C" column and an ICU one) makes e fail when
+// it runs (expr.Indeterminate). ops are e's own fields, rewritten in
 // place: e was built by this binding. bytewise says that an explicit
 // byte-wise COLLATE ("C") among the operands, which leaves no node on a
 // constant, wins over their implicit collations.
-func compareUnder(e expr.Expr, ops []*expr.Expr, bytewise bool) expr.Expr {
+func (b *binder) compareUnder(s *scope, e expr.Expr, ops []*expr.Expr, bytewise bool) expr.Expr {
 	var st collState
 	for _, op := range ops {
 		if !isString((*op).Type().Kind) {
 			return e
 		}
-		st = mergeCollation(st, collationState(*op))
+		st = mergeCollation(st, b.scopedCollation(s, *op))
 	}
 	if bytewise && st.strength != collExplicit {
 		st = collState{strength: collExplicit}
@@ -160,14 +161,14 @@ func (b *binder) bytewiseExplicit(n *pg_query.Node) bool {
 	return uc != nil && uc.ID == 0
 }
 
-// sortCollationConflict is PostgreSQL's error for a sort or grouping key
-// whose implicit collations conflict, at the second's position; nil for
-// another key.
-func (b *binder) sortCollationConflict(e expr.Expr) error {
+// sortCollationConflict is PostgreSQL's error for a sort or grouping key,
+// bound over s, whose implicit collations conflict, at the second's
+// position; nil for another key.
+func (b *binder) sortCollationConflict(s *scope, e expr.Expr) error {
 	if !isString(e.Type().Kind) {
 		return nil
 	}
-	st := collationState(e)
+	st := b.scopedCollation(s, e)
 	if st.strength != collConflict {
 		return nil
 	}
@@ -177,18 +178,18 @@ func (b *binder) sortCollationConflict(e expr.Expr) error {
 
 // sortKeyCollation refuses an ORDER BY key whose implicit collations
 // conflict (sortCollationConflict): key reads an output column (idx, of
-// targets) or a hidden one of extra.
-func (b *binder) sortKeyCollation(idx int, targets, extra []expr.Expr, key expr.Expr) error {
+// targets) or a hidden one of extra, bound over s.
+func (b *binder) sortKeyCollation(s *scope, idx int, targets, extra []expr.Expr, key expr.Expr) error {
 	c, ok := key.(*expr.Col)
 	switch {
 	case !ok:
 		return nil
 	case idx >= 0 && idx < len(targets):
-		return b.sortCollationConflict(targets[idx])
+		return b.sortCollationConflict(s, targets[idx])
 	case idx < 0 && c.Idx >= len(targets) && c.Idx-len(targets) < len(extra):
-		return b.sortCollationConflict(extra[c.Idx-len(targets)])
+		return b.sortCollationConflict(s, extra[c.Idx-len(targets)])
 	case idx < 0 && c.Idx < len(targets):
-		return b.sortCollationConflict(targets[c.Idx])
+		return b.sortCollationConflict(s, targets[c.Idx])
 	}
 	return nil
 }

@@ -11,7 +11,9 @@ import (
 // the collation comes from the reference, as PostgreSQL's column
 // references take the column's. Any other reference is returned as it is.
 // Under a nondeterministic one a view's groups and distinct rows show
-// the first spelling a row of theirs has (value.CompareRepr).
+// the first spelling a row of theirs has (value.CompareRepr). A
+// reference of a string column without one keeps its position, where a
+// conflict of its byte-wise collation is reported (scopedCollation).
 func (b *binder) columnCollated(s *scope, e expr.Expr, loc int32) (expr.Expr, error) {
 	var sc *scopeCol
 	switch c := e.(type) {
@@ -25,6 +27,12 @@ func (b *binder) columnCollated(s *scope, e expr.Expr, loc int32) (expr.Expr, er
 		}
 	}
 	if sc == nil || sc.coll == 0 {
+		if c, ok := e.(*expr.Col); ok && sc != nil && collatable(c.T.Kind) {
+			if b.bytewiseRefs == nil {
+				b.bytewiseRefs = map[*expr.Col]int32{}
+			}
+			b.bytewiseRefs[c] = loc
+		}
 		return e, nil
 	}
 	coll := value.CollationByID(sc.coll)

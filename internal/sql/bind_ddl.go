@@ -464,7 +464,7 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 	if err != nil {
 		return nil, err
 	}
-	origins := b.originOut
+	origins, colls := b.originOut, b.collOut
 	if len(colNames) > len(p.Columns()) {
 		if materialized {
 			return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
@@ -487,6 +487,11 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 	def := b.queryText(q)
 	v := &CreateView{Name: rv.Relname, Materialized: materialized, IfNotExists: ifNotExists, Plan: p, Definition: def, Order: b.viewOrder}
 	v.Domains = b.columnDomains(origins, p.Columns())
+	if materialized {
+		if v.Collations, err = viewCollations(p.Columns(), colls); err != nil {
+			return nil, err
+		}
+	}
 	if !materialized {
 		qs, err := Parse(def)
 		if err != nil {

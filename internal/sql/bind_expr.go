@@ -22,7 +22,7 @@ func (b *binder) bindExpr(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	if err != nil || e == nil {
 		return e, err
 	}
-	if e, err = b.implicitCollation(n, b.deriveCollation(n, e)); err != nil {
+	if e, err = b.implicitCollation(s, n, b.deriveCollation(n, e)); err != nil {
 		return nil, err
 	}
 	return b.zoned(foldNull(e)), nil

@@ -240,7 +240,7 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 			b.noteDomain(c, dom)
 		}
 		as.windows = append(as.windows, winHole{win: win, col: c})
-		return finish(c), nil
+		return finish(b.windowCollated(s, fn, c, f.Location)), nil
 	}
 	idx := len(s.cols)
 	if s.star == nil {
@@ -252,7 +252,7 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		win.Cols = append(append([]plan.Column{}, input.Columns()...), plan.Column{Name: fn.Name, Type: fn.Type})
 		return win
 	})
-	return finish(&expr.Col{Idx: idx, T: fn.Type, Name: fn.Name}), nil
+	return finish(b.windowCollated(s, fn, &expr.Col{Idx: idx, T: fn.Type, Name: fn.Name}, f.Location)), nil
 }
 
 // resolveWindow returns w with the named window it copies (OVER (w …),

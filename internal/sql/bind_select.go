@@ -57,7 +57,7 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	// columns.
 	unreg, origins := b.unregOut, b.originOut
 	p, err = b.bindOrderLimit(sel, p, newScope("", p.Columns()), nil)
-	b.unregOut, b.originOut = unreg, origins
+	b.unregOut, b.originOut, b.collOut = unreg, origins, nil
 	return p, err
 }
 
@@ -780,8 +780,12 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	}
 	unreg := b.unregisteredOutputs(sel, sc, exprs)
 	origins := b.originsOf(sel.TargetList)
+	colls := make([]collState, len(exprs))
+	for i, e := range exprs {
+		colls[i] = b.scopedCollation(sc, e)
+	}
 	p, err = b.bindOrderLimit(sel, p, sc, exprs)
-	b.unregOut, b.originOut = unreg, origins
+	b.unregOut, b.originOut, b.collOut = unreg, origins, colls
 	return p, err
 }
 
@@ -1221,7 +1225,7 @@ func (b *binder) orderKeys(clause []*pg_query.Node, cols []plan.Column, sc *scop
 		if err := b.noJSONOrder(key.Type(), "ordering", nodeLoc(sb.Node, sb.Location)); err != nil {
 			return nil, err
 		}
-		if err := b.sortKeyCollation(idx, targets, *extra, key); err != nil {
+		if err := b.sortKeyCollation(sc, idx, targets, *extra, key); err != nil {
 			return nil, err
 		}
 		desc, nullsFirst, err := b.sortDirection(sb)

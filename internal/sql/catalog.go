@@ -56,6 +56,9 @@ type Relation struct {
 	// ColDomains are a view's or materialized view's columns' domains
 	// (CreateView.Domains).
 	ColDomains []*expr.Domain
+	// ColCollations are a materialized view's columns' collations
+	// (CreateView.Collations).
+	ColCollations []ViewCollation
 	// View only: the defining query and its text.
 	Query *Stmt
 	// SecurityInvoker is set on a view WITH (security_invoker): its query

@@ -1,0 +1,42 @@
+// Collations of a materialized view's columns, derived from its query.
+package sql
+
+import (
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+)
+
+// ViewCollation is the collation of a materialized view's column: its
+// name, and the ID of the value.Collation its strings carry (0 for a
+// byte-wise one).
+type ViewCollation struct {
+	Name string
+	ID   uint8
+}
+
+// viewCollations are the collations of the columns cols of a
+// materialized view whose query derives colls for them (binder.collOut;
+// nil for a query that is not a simple SELECT): PostgreSQL creates the
+// view's columns with them, so that COLLATION FOR, comparisons and sorts
+// of the view's columns follow its query's. A string column whose
+// implicit collations conflict gets none, which PostgreSQL refuses
+// (42P22).
+func viewCollations(cols []plan.Column, colls []collState) ([]ViewCollation, error) {
+	if colls == nil {
+		return nil, nil
+	}
+	out := make([]ViewCollation, len(cols))
+	for i, c := range cols {
+		if i >= len(colls) || !collatable(c.Type.Kind) {
+			continue
+		}
+		switch st := colls[i]; {
+		case st.strength == collConflict:
+			return nil, pgerr.New("42P22", "no collation was derived for column %q with collatable type %s", c.Name, c.Type).
+				WithHint("Use the COLLATE clause to set the collation explicitly.")
+		case st.named():
+			out[i] = ViewCollation{Name: st.name, ID: st.id}
+		}
+	}
+	return out, nil
+}
