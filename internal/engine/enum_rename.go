@@ -198,6 +198,9 @@ func (r enumRename) uses(ct value.Type) bool {
 	if r.t.UserRange() != nil {
 		return ct.UserRange() != nil && ct.Mod == r.t.Mod
 	}
+	if r.t.Kind == value.Record {
+		return (ct.Kind == value.Record || ct.Kind == value.ArrayOf(value.Record)) && ct.Mod == r.t.Mod
+	}
 	return ct.Enum() != nil && ct.Mod == r.t.Mod
 }
 
@@ -371,6 +374,9 @@ func (e *Engine) enumRenameEdits(r enumRename, labels map[string][]bool) (*enumR
 			c := &d.Cols[i]
 			changed = rewrite(c.Default, &c.DefaultSQL, tableCall{table: name, col: c.Name}.describe()) || changed
 			changed = rewrite(c.Generated, &c.GeneratedSQL, tableCall{table: name, gen: c.Name}.describe()) || changed
+		}
+		if !r.value() && d.OfType == r.key { // a typed table of the composite type
+			d.OfType, changed = r.newKey, true
 		}
 		used := tableUsesEnum(t, uses)
 		// The rows of a column of a composite or range type over the

@@ -240,7 +240,7 @@ func (e *Engine) renameTypeOnly(r *sql.RenameType, typeofs []string) (Result, er
 	if e.typeNameTaken(r.New) {
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(r.New))
 	}
-	if t.Enum() == nil && t.UserRange() == nil {
+	if t.Enum() == nil && t.UserRange() == nil && t.Kind != value.Record {
 		if err := e.refuseRenameInUse(r.Name, t, "RENAME TO"); err != nil {
 			return Result{}, err
 		}
