@@ -6,7 +6,6 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
-	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -139,9 +138,9 @@ func (e *Engine) renameEnumInUse(r enumRename, rename func() error, undo func())
 	return e.applyEnumRename(ed)
 }
 
-// refuseEnumRename refuses what a rename cannot follow: a function's
-// signature (its key) that names the type; an index whose statement names
-// it; for RENAME VALUE, a composite or range type over the enum (whose
+// refuseEnumRename refuses what a rename cannot follow (a routine naming
+// the type is keyed anew, routine_type_rename.go): an index whose
+// statement names it; for RENAME VALUE, a composite or range type over the enum (whose
 // stored values hold the label) and a trigger's or a policy's text naming
 // the label.
 func (e *Engine) refuseEnumRename(r enumRename) error {
@@ -152,17 +151,6 @@ func (e *Engine) refuseEnumRename(r enumRename) error {
 		}
 		return pgerr.New(pgerr.FeatureNotSupported, "ALTER TYPE … %s of type %s, which %s uses, is not supported", verb, r.key, what).
 			WithHint("drop it, rename the type, then create it again")
-	}
-	uses := r.uses
-	if !r.value() {
-		for _, fns := range e.funcs {
-			for _, f := range fns {
-				if slices.ContainsFunc(f.Params, func(p sql.FuncParam) bool { return uses(p.Type) }) ||
-					slices.ContainsFunc(f.Cols, func(c plan.Column) bool { return uses(c.Type) }) {
-					return refuse("function " + f.Signature())
-				}
-			}
-		}
 	}
 	for _, name := range sortedKeys(e.tables) {
 		if !r.value() {
