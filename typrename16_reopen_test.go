@@ -63,3 +63,47 @@ func TestTypRename16Reopen(t *testing.T) {
 		t.Errorf("domain check after reopening: got %s, want %s", err, want)
 	}
 }
+
+// typRename16RoutineScript renames an enum, a domain and a composite type
+// that routines' signatures name, with a GRANT and a comment on one.
+const typRename16RoutineScript = `CREATE TYPE tr16_e AS ENUM ('a', 'b');
+CREATE FUNCTION tr16_ef(x tr16_e) RETURNS text LANGUAGE sql AS 'SELECT x::text';
+CREATE ROLE tr16_bob;
+REVOKE EXECUTE ON FUNCTION tr16_ef(tr16_e) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION tr16_ef(tr16_e) TO tr16_bob;
+COMMENT ON FUNCTION tr16_ef(tr16_e) IS 'enum fn';
+CREATE PROCEDURE tr16_pr(x tr16_e) LANGUAGE plpgsql AS $$ BEGIN RAISE NOTICE 'got %', x; END $$;
+ALTER TYPE tr16_e RENAME TO tr16_e2;
+CREATE DOMAIN tr16_d AS int CHECK (VALUE > 0);
+CREATE FUNCTION tr16_df(x tr16_d) RETURNS tr16_d LANGUAGE sql AS 'SELECT x + 1';
+ALTER DOMAIN tr16_d RENAME TO tr16_d2;
+CREATE TYPE tr16_c AS (a int);
+CREATE FUNCTION tr16_cf(c tr16_c) RETURNS int LANGUAGE sql AS 'SELECT (c).a * 2';
+ALTER TYPE tr16_c RENAME TO tr16_c2`
+
+// TestTypRename16RoutineReopen checks that routines whose signatures
+// name a renamed type are kept under their new signatures.
+func TestTypRename16RoutineReopen(t *testing.T) {
+	db := reopenedFileDB(t, "typrename16_routine.db", typRename16RoutineScript)
+	defer db.Close()
+	for _, c := range []struct{ query, want string }{
+		{"SELECT tr16_ef('a'), tr16_df(1), tr16_cf(ROW(4))", "[[a 2 8]]"},
+		{"SELECT 'tr16_ef(tr16_e2)'::regprocedure::text, 'tr16_df(tr16_d2)'::regprocedure::text, 'tr16_cf(tr16_c2)'::regprocedure::text", "[[tr16_ef(tr16_e2) tr16_df(tr16_d2) tr16_cf(tr16_c2)]]"},
+		{"SELECT obj_description('tr16_ef(tr16_e2)'::regprocedure, 'pg_proc')", "[[enum fn]]"},
+		{"SELECT has_function_privilege('tr16_bob', 'tr16_ef(tr16_e2)', 'EXECUTE')", "[[t]]"},
+	} {
+		rs, err := db.Query(c.query)
+		if err != nil {
+			t.Fatalf("%s: %v", c.query, err)
+		}
+		if g := fmt.Sprint(rs.Rows); g != c.want {
+			t.Errorf("%s after reopening:\n got %s\nwant %s", c.query, g, c.want)
+		}
+	}
+	if err := db.Exec("CALL tr16_pr('a')"); err != nil {
+		t.Errorf("CALL after reopening: %v", err)
+	}
+	if err := db.Exec("DROP FUNCTION tr16_ef(tr16_e2)"); err != nil {
+		t.Errorf("DROP FUNCTION after reopening: %v", err)
+	}
+}
