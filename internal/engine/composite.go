@@ -143,20 +143,36 @@ func (e *Engine) alterComposite(a *sql.AlterComposite) (Result, error) {
 	return res, nil
 }
 
-// renameComposite is ALTER TYPE name RENAME TO new of a composite type
-// that nothing uses (the caller checked).
+// renameComposite is ALTER TYPE name RENAME TO new of a composite type.
 func (e *Engine) renameComposite(name, new string) error {
 	ct := e.composites[name]
-	d := ct.Type.RecordDesc()
-	next := &sql.CompositeType{Name: new, Attrs: ct.Attrs, Dropped: ct.Dropped,
-		Type: value.CompositeTypeOf(new, d.OID, d.ArrayOID, sql.CompositeTypeFields(ct.Attrs))}
-	if err := e.saveComposite(name, next); err != nil {
+	next := &sql.CompositeType{Name: new, Attrs: ct.Attrs, Dropped: ct.Dropped, Type: ct.Type}
+	// The type is renamed in place (value.RenameCompositeType): what holds
+	// it follows, as PostgreSQL's follow its oid.
+	rename := func() error {
+		value.RenameCompositeType(ct.Type, new)
+		delete(e.userTypes, name)
+		delete(e.composites, name)
+		e.putComposite(next)
+		return nil
+	}
+	if e.renamesInUse(name, ct.Type) {
+		// Its users' texts are written again under the new name
+		// (enum_rename.go).
+		undo := func() {
+			value.RenameCompositeType(ct.Type, name)
+			delete(e.userTypes, new)
+			delete(e.composites, new)
+			e.putComposite(ct)
+		}
+		if err := e.renameEnumInUse(enumRename{t: ct.Type, key: name, newKey: new}, rename, undo); err != nil {
+			return err
+		}
+		e.renameTypeUses(name, new)
+	} else if err := rename(); err != nil {
 		return err
 	}
-	delete(e.userTypes, name)
-	delete(e.composites, name)
-	e.putComposite(next)
-	return nil
+	return e.saveComposite(name, next)
 }
 
 // rowTypeColumn names the first table column ("table.column", in name

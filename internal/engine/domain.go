@@ -178,6 +178,7 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 	}
 	renamed := ad.Def.Name != ad.Name
 	var tables map[string]string
+	var routines []routineTypeRename // the routines naming the domain
 	if renamed {
 		if views := e.domainViews(ad.Name); len(views) > 0 {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename domain %s: view %s names it", ad.Name, views[0]).
@@ -186,9 +187,11 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 		if err := e.refuseAtomicBodyNaming(ad.Name, ad.Def.Name); err != nil {
 			return Result{}, err
 		}
-		if fns := e.domainRoutines(d); len(fns) > 0 {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename domain %s: %s names it", ad.Name, fns[0]).
-				WithHint("drop the routines that name the domain, rename it, and create them again")
+		var err error
+		routines, err = e.routineTypeRenames(ad.Name, ad.Def.Name, func(p sql.FuncParam) bool { return ofDomain(p.Domain, d) },
+			func(f *sql.Function, i int) bool { return i < len(f.ColDomains) && ofDomain(f.ColDomains[i], d) })
+		if err != nil {
+			return Result{}, err
 		}
 		if _, ok := e.domains.byName[ad.Def.Name]; ok || e.relationExists(ad.Def.Name) {
 			return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(ad.Def.Name))
@@ -227,6 +230,9 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 		delete(e.domains.byName, ad.Name)
 		e.domains.byName[ad.Def.Name] = d
 		if err := e.moveObjectComments(ad.Name, ad.Def.Name, "type", "domconstraint"); err != nil {
+			return Result{}, err
+		}
+		if err := e.applyRoutineTypeRenames(routines); err != nil {
 			return Result{}, err
 		}
 	}

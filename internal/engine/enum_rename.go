@@ -6,7 +6,6 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
-	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -147,9 +146,9 @@ func (e *Engine) renameEnumInUse(r enumRename, rename func() error, undo func())
 	return e.applyEnumRename(ed)
 }
 
-// refuseEnumRename refuses what a rename cannot follow: a function's
-// signature (its key) that names the type; for RENAME VALUE, a trigger's
-// text naming the label that its bound condition does not hold.
+// refuseEnumRename refuses what a rename cannot follow (a routine naming
+// the type is keyed anew, routine_type_rename.go): for RENAME VALUE, a
+// trigger's text naming the label that its bound condition does not hold.
 func (e *Engine) refuseEnumRename(r enumRename) error {
 	refuse := func(what string) error {
 		verb := "RENAME TO"
@@ -158,17 +157,6 @@ func (e *Engine) refuseEnumRename(r enumRename) error {
 		}
 		return pgerr.New(pgerr.FeatureNotSupported, "ALTER TYPE … %s of type %s, which %s uses, is not supported", verb, r.key, what).
 			WithHint("drop it, rename the type, then create it again")
-	}
-	uses := r.uses
-	if !r.value() {
-		for _, fns := range e.funcs {
-			for _, f := range fns {
-				if slices.ContainsFunc(f.Params, func(p sql.FuncParam) bool { return uses(p.Type) }) ||
-					slices.ContainsFunc(f.Cols, func(c plan.Column) bool { return uses(c.Type) }) {
-					return refuse("function " + f.Signature())
-				}
-			}
-		}
 	}
 	for _, name := range sortedKeys(e.tables) {
 		if !r.value() {
@@ -190,6 +178,9 @@ func (e *Engine) refuseEnumRename(r enumRename) error {
 func (r enumRename) uses(ct value.Type) bool {
 	if r.t.UserRange() != nil {
 		return ct.UserRange() != nil && ct.Mod == r.t.Mod
+	}
+	if r.t.Kind == value.Record {
+		return (ct.Kind == value.Record || ct.Kind == value.ArrayOf(value.Record)) && ct.Mod == r.t.Mod
 	}
 	return ct.Enum() != nil && ct.Mod == r.t.Mod
 }
@@ -336,6 +327,9 @@ func (e *Engine) enumRenameEdits(r enumRename, labels map[string][]bool) (*enumR
 			c := &d.Cols[i]
 			changed = rewrite(c.Default, &c.DefaultSQL, tableCall{table: name, col: c.Name}.describe()) || changed
 			changed = rewrite(c.Generated, &c.GeneratedSQL, tableCall{table: name, gen: c.Name}.describe()) || changed
+		}
+		if !r.value() && d.OfType == r.key { // a typed table of the composite type
+			d.OfType, changed = r.newKey, true
 		}
 		used := tableUsesEnum(t, uses)
 		// The rows of a column of a composite or range type over the

@@ -48,6 +48,7 @@ type catalogImage struct {
 	domainViews  map[string][]string
 	userTypes    map[string]value.Type
 	enums        map[string]*value.EnumDesc
+	recordNames  map[value.Type]string // a composite type's name, which RENAME TO changes in place
 	composites   map[string]*sql.CompositeType
 	restoreOIDs  map[string][2]uint32
 	typeUses     map[string][]string
@@ -187,6 +188,14 @@ func (e *Engine) takeImage() *catalogImage {
 			im.enums[name] = d
 		}
 	}
+	for _, ct := range e.composites {
+		if d := ct.Type.RecordDesc(); d != nil {
+			if im.recordNames == nil {
+				im.recordNames = map[value.Type]string{}
+			}
+			im.recordNames[ct.Type] = d.Name
+		}
+	}
 	im.rlsCats = make(map[*tableRLS]tableRLS, len(e.rls))
 	for _, r := range e.rls {
 		im.rlsCats[r] = tableRLS{enabled: r.enabled, forced: r.forced, policies: slices.Clone(r.policies)}
@@ -242,6 +251,9 @@ func (e *Engine) restoreImage(im *catalogImage) {
 	}
 	for name, d := range im.enums {
 		value.EnumRestore(im.userTypes[name], d)
+	}
+	for t, name := range im.recordNames {
+		value.RenameCompositeType(t, name)
 	}
 	for r, c := range im.rlsCats {
 		r.enabled, r.forced, r.policies = c.enabled, c.forced, c.policies

@@ -240,7 +240,7 @@ func (e *Engine) renameTypeOnly(r *sql.RenameType, typeofs []string) (Result, er
 	if e.typeNameTaken(r.New) {
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(r.New))
 	}
-	if t.Enum() == nil && t.UserRange() == nil {
+	if t.Enum() == nil && t.UserRange() == nil && t.Kind != value.Record {
 		if err := e.refuseRenameInUse(r.Name, t, "RENAME TO"); err != nil {
 			return Result{}, err
 		}
@@ -251,6 +251,10 @@ func (e *Engine) renameTypeOnly(r *sql.RenameType, typeofs []string) (Result, er
 	if err := e.refuseTypeofWatched(r.Name, typeofs); err != nil {
 		return Result{}, err
 	}
+	routines, err := e.routineTypeRenames(r.Name, r.New, typeParam(t), typeResult(t))
+	if err != nil {
+		return Result{}, err
+	}
 	if err := e.moveObjectComments(r.Name, r.New, "type"); err != nil {
 		return Result{}, err
 	}
@@ -259,14 +263,18 @@ func (e *Engine) renameTypeOnly(r *sql.RenameType, typeofs []string) (Result, er
 		if err := e.moveComments(r.Name, r.New); err != nil { // its attributes'
 			return Result{}, err
 		}
-		return Result{Tag: "ALTER TYPE"}, e.renameComposite(r.Name, r.New)
+		err = e.renameComposite(r.Name, r.New)
 	case t.UserRange() != nil:
-		return Result{Tag: "ALTER TYPE"}, e.renameRange(r.Name, r.New, t)
+		err = e.renameRange(r.Name, r.New, t)
+	default:
+		if err = e.renameEnum(r.Name, r.New, t); err == nil {
+			err = e.saveType(r.Name, t)
+		}
 	}
-	if err := e.renameEnum(r.Name, r.New, t); err != nil {
+	if err != nil {
 		return Result{}, err
 	}
-	return Result{Tag: "ALTER TYPE"}, e.saveType(r.Name, t)
+	return Result{Tag: "ALTER TYPE"}, e.applyRoutineTypeRenames(routines)
 }
 
 // refuseRenameInUse refuses to rename a type, or one of its labels, that

@@ -73,23 +73,7 @@ func UnregisteredRecordTypeOf(fields []RecordField) Type {
 }
 
 func recordTypeOf(name string, oid, arrayOID uint32, fields []RecordField, unregistered bool) Type {
-	var key strings.Builder
-	if unregistered {
-		key.WriteString("!")
-	}
-	key.WriteString(strconv.Quote(name))
-	if oid != 0 {
-		key.WriteString(" " + strconv.FormatUint(uint64(oid), 10) + " " + strconv.FormatUint(uint64(arrayOID), 10))
-	}
-	for _, f := range fields {
-		key.WriteByte(' ')
-		key.WriteString(strconv.Quote(f.Name))
-		key.WriteByte(' ')
-		key.WriteString(strconv.Itoa(int(f.Type.Kind)))
-		key.WriteByte('.')
-		key.WriteString(strconv.Itoa(int(f.Type.Mod)))
-	}
-	k := key.String()
+	k := recordKey(name, oid, arrayOID, fields, unregistered)
 	recordTypes.mu.Lock()
 	defer recordTypes.mu.Unlock()
 	if mod, ok := recordTypes.index[k]; ok {
@@ -108,6 +92,27 @@ func recordTypeOf(name string, oid, arrayOID uint32, fields []RecordField, unreg
 	mod := int32(len(descs))
 	recordTypes.index[k] = mod
 	return Type{Record, mod}
+}
+
+// recordKey is the registry's key of a record type's content.
+func recordKey(name string, oid, arrayOID uint32, fields []RecordField, unregistered bool) string {
+	var key strings.Builder
+	if unregistered {
+		key.WriteString("!")
+	}
+	key.WriteString(strconv.Quote(name))
+	if oid != 0 {
+		key.WriteString(" " + strconv.FormatUint(uint64(oid), 10) + " " + strconv.FormatUint(uint64(arrayOID), 10))
+	}
+	for _, f := range fields {
+		key.WriteByte(' ')
+		key.WriteString(strconv.Quote(f.Name))
+		key.WriteByte(' ')
+		key.WriteString(strconv.Itoa(int(f.Type.Kind)))
+		key.WriteByte('.')
+		key.WriteString(strconv.Itoa(int(f.Type.Mod)))
+	}
+	return key.String()
 }
 
 // RecordDesc returns the fields of a record type, or of the elements of
