@@ -87,6 +87,20 @@ func init() {
 	} {
 		cmp(f.name, f.k, f.k, sign)
 	}
+	// oidvector orders the shorter first, by the difference of the
+	// lengths, then oid by oid.
+	cmp("btoidvectorcmp", value.OidVector, value.OidVector, func(a, b value.Value) int {
+		x, y := a.Elems(), b.Elems()
+		if len(x) != len(y) {
+			return len(x) - len(y)
+		}
+		for i := range x {
+			if c := cmpSign(int64(x[i].OID()), int64(y[i].OID())); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
 	polyStrict("btarraycmp", []poly{pArray, pArray}, intResult, func(a []value.Value) (value.Value, error) {
 		return int4(int64(value.Compare(a[0], a[1]))), nil
 	})
