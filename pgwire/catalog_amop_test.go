@@ -10,3 +10,12 @@ func TestPsqlOperatorFamilyMembers(t *testing.T) {
 	comparePsql(t, "", []string{`\dAo btree integer_ops`, `\dAo+ btree float_ops`, `\dAo hash`, `\dAo gist`, `\dAo+ brin`,
 		`\dAo gin`, `\dAo spgist`, `\dAo * text*`})
 }
+
+// TestPsqlOperatorFamilySupportFunctions compares psql's lists of the
+// support functions of operator families (\dAp, from pg_amproc and
+// pg_proc) whose functions pg_proc lists, and the operators of
+// record_image_ops.
+func TestPsqlOperatorFamilySupportFunctions(t *testing.T) {
+	comparePsql(t, "", []string{`\dAp btree record_ops`, `\dAp+ btree record_image_ops`, `\dAp btree array_ops`,
+		`\dAp hash array_ops`, `\dAp hash integer_ops`, `\dAp+ hash text_ops`, `\dAo btree record_image_ops`})
+}

@@ -218,7 +218,9 @@ func writeBuiltins(t *testing.T) {
 			if !bindsKnown(bindCode(s, builtinCall(&p, args))) {
 				continue
 			}
-		case !swept:
+		case !swept && !supportOverArrays(args):
+			continue
+		case !swept && !bindsKnown(bindCode(s, builtinCallOf(&p, pseudo))):
 			continue
 		case strings.HasPrefix(st, "error") && !bindsKnown(bindCode(s, builtinCallOf(&p, pseudo))):
 			continue
@@ -263,6 +265,19 @@ func writeBuiltins(t *testing.T) {
 	if err := os.WriteFile(builtinFile, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// supportOverArrays reports whether args are those of an index support
+// function over arrays or ranges (btarraycmp(anyarray, anyarray),
+// hash_array, hash_range), which the sweep leaves out: the catalog lists
+// it when it binds over integer[] or int4range.
+func supportOverArrays(args []string) bool {
+	for _, a := range args {
+		if a != "anyarray" && a != "anyrange" && a != "bigint" {
+			return false
+		}
+	}
+	return len(args) > 0
 }
 
 // builtinEnum is the enum type operators over anyenum are checked over.

@@ -759,7 +759,8 @@ var cmpOps = map[string]expr.CmpOp{
 // binaryFuncs and prefixFuncs are operators bound as calls of the
 // catalog's functions (the bitwise ones registered under their symbols).
 var (
-	binaryFuncs = map[string]string{"^": "power", "^@": "starts_with", "&": "&", "|": "|", "#": "#", "<<": "<<", ">>": ">>"}
+	binaryFuncs = map[string]string{"^": "power", "^@": "starts_with", "&": "&", "|": "|", "#": "#", "<<": "<<", ">>": ">>",
+		"*=": "*=", "*<>": "*<>", "*<": "*<", "*<=": "*<=", "*>": "*>", "*>=": "*>="} // record_image_ops
 	prefixFuncs = map[string]string{"|/": "sqrt", "||/": "||/", "@": "abs", "~": "~", "!!": "!!"}
 )
 

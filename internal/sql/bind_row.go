@@ -8,6 +8,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // Row constructors in comparisons, (a, b) < (1, 2), are expanded into
@@ -148,8 +149,20 @@ func (b *binder) bindRowCompare(s *scope, op string, l, r []*pg_query.Node, loc 
 		}
 		return out, nil
 	}
-	return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator %s is not supported for row expressions", op).
-		WithHint("rows compare with =, <>, <, <=, > and >=")
+	// Another operator is looked up for each pair of columns, as
+	// PostgreSQL does, and fails there when missing or not boolean; one
+	// found for every pair is still not a btree comparison.
+	for i := range l {
+		e, err := pair(op, i)
+		if err != nil {
+			return nil, err
+		}
+		if t := e.Type(); t.Kind != value.Bool {
+			return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "row comparison operator must yield type boolean, not type %s", t)
+		}
+	}
+	return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "could not determine interpretation of row comparison operator %s", op).
+		WithHint("Row comparison operators must be associated with btree operator families.")
 }
 
 // bindRowDistinct binds l IS [NOT] DISTINCT FROM r over two rows: distinct
