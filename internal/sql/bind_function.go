@@ -93,6 +93,11 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 	if err := b.functionParams(f, cf); err != nil {
 		return nil, err
 	}
+	for _, p := range f.Params {
+		if p.Type.Kind.IsValueless() { // PostgreSQL's SQL validator refuses them
+			return nil, pgerr.New(CodeInvalidFunctionDef, "SQL functions cannot have arguments of type %s", p.Type.Kind)
+		}
+	}
 	var stmts []*pg_query.Node
 	var texts []string
 	off := -1
