@@ -53,8 +53,14 @@ func (e *Engine) alterRoutine(s *Session, a *sql.AlterFunction, text string) (Re
 		return Result{}, err
 	}
 	sig := f.Signature()
+	if a.ProcInvalid != nil && f.Procedure {
+		return Result{}, a.ProcInvalid
+	}
 	if a.Invalid != nil {
 		return Result{}, a.Invalid
+	}
+	if a.Move && a.Rename == f.Name {
+		return Result{Tag: a.Tag()}, nil // already in the schema
 	}
 	if a.Rename != "" {
 		return e.renameFunction(f, a, text)
@@ -219,7 +225,7 @@ func (e *Engine) alterAggregate(a *sql.AlterFunction, text, owner string) (Resul
 	}
 	tag := Result{Tag: "ALTER AGGREGATE"}
 	if a.Kind == "function" {
-		tag.Tag = "ALTER FUNCTION"
+		tag.Tag = a.Tag() // ALTER FUNCTION | ROUTINE
 	}
 	if a.Rename == "" {
 		if err := e.saveRoutine(sig, sig, KindAggregate, "", text); err != nil {

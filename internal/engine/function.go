@@ -234,13 +234,21 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 				return Result{}, xerr
 			}
 		}
+		if a := e.aggregateNamed(ref); a != nil && err != nil && d.Routine {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP ROUTINE of aggregate %s is not supported", a.Signature()).
+				WithHint("Use DROP AGGREGATE to drop aggregate functions.")
+		}
 		if a := e.aggregateNamed(ref); a != nil && err != nil {
 			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is an aggregate function", a.Name).
 				WithHint("Use DROP AGGREGATE to drop aggregate functions.")
 		}
 		if err != nil {
 			if d.IfExists && pgerr.Code(err) == pgerr.UndefinedFunction {
-				notices = append(notices, fmt.Sprintf("%s %s does not exist, skipping", routineKind(nil, d.Procedure), ref.ArgsString()))
+				kind := routineKind(nil, d.Procedure)
+				if d.Routine {
+					kind = "routine"
+				}
+				notices = append(notices, fmt.Sprintf("%s %s does not exist, skipping", kind, ref.ArgsString()))
 				continue
 			}
 			return Result{}, err
@@ -251,10 +259,7 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if d.Procedure {
-		return Result{Tag: "DROP PROCEDURE", Notices: notices}, nil
-	}
-	return Result{Tag: "DROP FUNCTION", Notices: notices}, nil
+	return Result{Tag: dropFunctionTag(d), Notices: notices}, nil
 }
 
 // dropRoutines drops the routines gone (with cascade, what depends on
@@ -349,18 +354,37 @@ func (e *Engine) dropRoutines(gone []*sql.Function, cascade bool, notices []stri
 	return notices, nil
 }
 
+// dropFunctionTag is the command tag of d.
+func dropFunctionTag(d *sql.DropFunction) string {
+	switch {
+	case d.Routine:
+		return "DROP ROUTINE"
+	case d.Procedure:
+		return "DROP PROCEDURE"
+	}
+	return "DROP FUNCTION"
+}
+
 // lookupRoutine finds the function (or the procedure, for DROP
 // PROCEDURE) that DROP names: by name alone among those of its kind, or
-// by its argument types, when one of the other kind is 42809.
+// by its argument types, when one of the other kind is 42809. A ref of
+// ALTER or DROP ROUTINE finds either kind; PostgreSQL names it a function
+// when it is missing, a routine when its name is ambiguous.
 func (e *Engine) lookupRoutine(ref sql.FuncRef, proc bool) (*sql.Function, error) {
 	kind := routineKind(nil, proc)
 	fns := routinesOf(e.funcs[ref.Name], proc)
+	if ref.Routine {
+		kind, fns = "function", e.funcs[ref.Name]
+	}
 	if ref.Args == nil {
 		switch len(fns) {
 		case 0:
 			return nil, pgerr.New(pgerr.UndefinedFunction, "could not find a %s named %q", kind, ref.Name)
 		case 1:
 			return fns[0], nil
+		}
+		if ref.Routine {
+			kind = "routine"
 		}
 		return nil, pgerr.New(sql.CodeAmbiguousFunction, "%s name %q is not unique", kind, ref.Name).
 			WithHint("Specify the argument list to select the %s unambiguously.", kind)
@@ -369,7 +393,7 @@ func (e *Engine) lookupRoutine(ref sql.FuncRef, proc bool) (*sql.Function, error
 		if !matchesDropArgs(f, ref) {
 			continue
 		}
-		if f.Procedure != proc {
+		if f.Procedure != proc && !ref.Routine {
 			return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a %s", ref.ArgsString(), kind)
 		}
 		return f, nil

@@ -485,6 +485,8 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return s.mustOwnRelations([]string{b.Name}, 0, true)
 	case *sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics, *sql.AlterStatisticsOwner:
 		return s.mayStatistics(b) // statistics_owner.go
+	case *sql.CreateCollation, *sql.DropCollation, *sql.AlterCollation:
+		return s.mayCollation(b) // collation_privileges.go
 	case *sql.AlterMatViewOptions:
 		return nil // its owner's, checked once the name is looked up (matview_options.go)
 	}

@@ -789,11 +789,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (_ Result, err error) {
 			return e.createFunction(b, rec, check != "off")
 		})
 	case *sql.DropFunction:
-		tag := "DROP FUNCTION"
-		if b.Procedure {
-			tag = "DROP PROCEDURE"
-		}
-		return s.ddl(tag, func() (Result, error) { return e.dropFunctions(b) })
+		return s.ddl(dropFunctionTag(b), func() (Result, error) { return e.dropFunctions(b) })
 	case *sql.CreateAggregate:
 		return s.ddl("CREATE AGGREGATE", func() (Result, error) { return e.createAggregate(b, rec) })
 	case *sql.DropAggregate:

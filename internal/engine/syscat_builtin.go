@@ -210,10 +210,11 @@ func pgTypeBuiltins(e *Engine, r *catRows) {
 		if listed[t.OID] {
 			continue
 		}
+		io := pseudoIORegs(t.Name) // syscat_pseudo_io.go
 		r.add("oid", t.OID, "typname", t.Name, "typnamespace", uint32(pgCatalogOID), "typowner", uint32(superuserOID), "typlen", t.Len,
 			"typbyval", t.ByVal, "typtype", t.Type, "typcategory", t.Category, "typispreferred", false,
 			"typisdefined", true, "typdelim", ",", "typrelid", uint32(0), "typsubscript", none, "typelem", uint32(0),
-			"typarray", t.Array, "typinput", none, "typoutput", none, "typreceive", none, "typsend", none, "typmodin", none,
+			"typarray", t.Array, "typinput", io[0], "typoutput", io[1], "typreceive", io[2], "typsend", io[3], "typmodin", none,
 			"typmodout", none, "typanalyze", none, "typalign", t.Align, "typstorage", t.Storage, "typnotnull", false,
 			"typbasetype", uint32(0), "typtypmod", -1, "typndims", 0, "typcollation", uint32(0), "typacl", e.typeACLText(t.Name))
 	}

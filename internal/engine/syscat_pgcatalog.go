@@ -314,6 +314,8 @@ func pgType(o *catalogObjects, r *catRows) {
 			io = arrayIORegs()
 		} else if t.typtype == 'c' {
 			io = recordIORegs()
+		} else if t.typtype == 'p' && t.nsp == pgCatalogOID {
+			io = pseudoIORegs(t.name) // syscat_pseudo_io.go
 		}
 		typname, nsp := t.name, t.nsp
 		if nsp == publicOID {

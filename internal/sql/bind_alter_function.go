@@ -45,33 +45,45 @@ type AlterFunction struct {
 	// function takes.
 	RowsLoc int32
 	// Invalid is the error of an option, which PostgreSQL reports once
-	// it has found the routine.
-	Invalid error
+	// it has found the routine; ProcInvalid, for ALTER ROUTINE, that of
+	// an option a procedure does not take, reported when the routine
+	// found is one.
+	Invalid, ProcInvalid error
 }
 
 func (*AlterFunction) bound() {}
 
 // Tag is the statement's command tag.
-func (a *AlterFunction) Tag() string { return "ALTER " + strings.ToUpper(a.Kind) }
+func (a *AlterFunction) Tag() string {
+	if a.Ref.Routine {
+		return "ALTER ROUTINE"
+	}
+	return "ALTER " + strings.ToUpper(a.Kind)
+}
 
-// bindAlterFunction binds ALTER FUNCTION | PROCEDURE name[(types)] action
-// …: the options of CREATE FUNCTION that change a routine's properties.
-// SET and RESET of settings and SECURITY DEFINER | INVOKER change how
-// calls run (function_security.go).
+// bindAlterFunction binds ALTER FUNCTION | PROCEDURE | ROUTINE
+// name[(types)] action …: the options of CREATE FUNCTION that change a
+// routine's properties. SET and RESET of settings and SECURITY DEFINER |
+// INVOKER change how calls run (function_security.go).
 func (b *binder) bindAlterFunction(af *pg_query.AlterFunctionStmt) (Bound, error) {
 	kind := "function"
 	if af.Objtype == pg_query.ObjectType_OBJECT_PROCEDURE {
 		kind = "procedure"
 	}
-	ref, err := b.routineRef(af.Func, kind == "procedure")
+	routine := af.Objtype == pg_query.ObjectType_OBJECT_ROUTINE
+	ref, err := b.routineRef(af.Func, kind == "procedure" || routine)
 	if err != nil {
 		return nil, err
 	}
+	ref.Routine = routine
 	a := &AlterFunction{Ref: ref, Kind: kind, RowsLoc: -1}
 	for _, n := range af.Actions {
 		d := n.GetDefElem()
 		if d == nil {
 			continue
+		}
+		if routine && a.ProcInvalid == nil && !procedureOption(d) {
+			a.ProcInvalid = b.stmt.errf(d.Location, CodeInvalidFunctionDef, "invalid attribute in procedure definition")
 		}
 		if a.Invalid, err = b.alterOption(a, d); a.Invalid != nil || err != nil {
 			return a, err
@@ -80,10 +92,13 @@ func (b *binder) bindAlterFunction(af *pg_query.AlterFunctionStmt) (Bound, error
 	return a, nil
 }
 
+// procedureOption reports whether ALTER PROCEDURE takes option d.
+func procedureOption(d *pg_query.DefElem) bool { return d.Defname == "security" || d.Defname == "set" }
+
 // alterOption reads one option of ALTER FUNCTION | PROCEDURE into a;
 // invalid is its error, for after the routine is found.
 func (b *binder) alterOption(a *AlterFunction, d *pg_query.DefElem) (invalid, err error) {
-	if a.Kind == "procedure" && d.Defname != "security" && d.Defname != "set" {
+	if a.Kind == "procedure" && !procedureOption(d) {
 		return b.stmt.errf(d.Location, CodeInvalidFunctionDef, "invalid attribute in procedure definition"), nil
 	}
 	switch d.Defname {
@@ -148,14 +163,28 @@ func alterRoutineKind(t pg_query.ObjectType) (string, bool) {
 		return "procedure", true
 	case pg_query.ObjectType_OBJECT_AGGREGATE:
 		return "aggregate", true
+	case pg_query.ObjectType_OBJECT_ROUTINE:
+		return "routine", true
 	}
 	return "", false
 }
 
-// bindRenameRoutine binds ALTER FUNCTION | PROCEDURE | AGGREGATE …
-// RENAME TO name.
+// routineKindRef reads the routine of kind (as alterRoutineKind gives
+// it) an ALTER names: ALTER ROUTINE's is a function or a procedure, of
+// kind "function" until the engine finds which.
+func (b *binder) routineKindRef(kind string, ow *pg_query.ObjectWithArgs) (string, FuncRef, error) {
+	routine := kind == "routine"
+	ref, err := b.routineRef(ow, kind == "procedure" || routine)
+	if routine {
+		kind, ref.Routine = "function", true
+	}
+	return kind, ref, err
+}
+
+// bindRenameRoutine binds ALTER FUNCTION | PROCEDURE | AGGREGATE |
+// ROUTINE … RENAME TO name.
 func (b *binder) bindRenameRoutine(kind string, rs *pg_query.RenameStmt) (Bound, error) {
-	ref, err := b.routineRef(rs.Object.GetObjectWithArgs(), kind == "procedure")
+	kind, ref, err := b.routineKindRef(kind, rs.Object.GetObjectWithArgs())
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +206,7 @@ func (b *binder) bindAlterOwner(ao *pg_query.AlterOwnerStmt) (Bound, bool, error
 	if !ok {
 		return nil, false, nil
 	}
-	ref, err := b.routineRef(ao.Object.GetObjectWithArgs(), kind == "procedure")
+	kind, ref, err := b.routineKindRef(kind, ao.Object.GetObjectWithArgs())
 	if err != nil {
 		return nil, true, err
 	}

@@ -543,7 +543,7 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		return b.bindDropDomain(ds)
 	case pg_query.ObjectType_OBJECT_TYPE:
 		return b.bindDropType(ds)
-	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE:
+	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
 		return b.bindDropFunction(ds)
 	case pg_query.ObjectType_OBJECT_AGGREGATE:
 		return b.bindDropAggregate(ds)

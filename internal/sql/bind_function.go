@@ -93,6 +93,11 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 	if err := b.functionParams(f, cf); err != nil {
 		return nil, err
 	}
+	for _, p := range f.Params {
+		if p.Type.Kind.IsValueless() { // PostgreSQL's SQL validator refuses them
+			return nil, pgerr.New(CodeInvalidFunctionDef, "SQL functions cannot have arguments of type %s", p.Type.Kind)
+		}
+	}
 	var stmts []*pg_query.Node
 	var texts []string
 	off := -1
@@ -455,13 +460,15 @@ func shiftLocations(m protoreflect.Message, off int32) {
 func (b *binder) bindDropFunction(ds *pg_query.DropStmt) (Bound, error) {
 	d := &DropFunction{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE,
 		Procedure: ds.RemoveType == pg_query.ObjectType_OBJECT_PROCEDURE}
+	routine := ds.RemoveType == pg_query.ObjectType_OBJECT_ROUTINE
+	d.Routine = routine
 	for _, o := range ds.Objects {
 		ow := o.GetObjectWithArgs()
 		name, err := b.functionName(ow.Objname)
 		if err != nil {
 			return nil, err
 		}
-		ref := FuncRef{Name: name}
+		ref := FuncRef{Name: name, Routine: routine}
 		if !ow.ArgsUnspecified {
 			ref.Args = []value.Type{}
 			for i, tn := range dropArgTypes(ow) {
@@ -480,7 +487,7 @@ func (b *binder) bindDropFunction(ds *pg_query.DropStmt) (Bound, error) {
 					return nil, err
 				}
 			}
-			if d.Procedure {
+			if d.Procedure || routine {
 				for _, a := range ow.Objfuncargs {
 					_, t, _, err := b.paramType(a.GetFunctionParameter().ArgType)
 					if err != nil {

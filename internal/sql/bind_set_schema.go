@@ -61,7 +61,7 @@ func (b *binder) bindSetSchema(st *pg_query.AlterObjectSchemaStmt) (Bound, error
 	if st.Newschema != "public" {
 		name = st.Newschema + "." + name
 	}
-	if name == key {
+	if name == key && !movesRoutine(st.ObjectType) {
 		return &Schema{Tag: setSchemaTag(st.ObjectType)}, nil // already there
 	}
 	rs.Newname = name
@@ -77,6 +77,17 @@ func (b *binder) bindSetSchema(st *pg_query.AlterObjectSchemaStmt) (Bound, error
 		x.Move = true
 	}
 	return bound, err
+}
+
+// movesRoutine reports whether SET SCHEMA of kind t moves a function or
+// a procedure, which the engine finds even when it is already in the
+// schema: one that does not exist is an error.
+func movesRoutine(t pg_query.ObjectType) bool {
+	switch t {
+	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
+		return true
+	}
+	return false
 }
 
 // keyOfNames is the key a name list resolved by QualifyNames names:

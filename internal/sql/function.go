@@ -206,11 +206,12 @@ type CreateFunction struct {
 
 // DropFunction is DROP FUNCTION.
 type DropFunction struct {
-	// Procedure is DROP PROCEDURE.
-	Procedure bool
-	Funcs     []FuncRef
-	IfExists  bool
-	Cascade   bool
+	// Procedure is DROP PROCEDURE, Routine DROP ROUTINE (whose Funcs
+	// are functions or procedures alike).
+	Procedure, Routine bool
+	Funcs              []FuncRef
+	IfExists           bool
+	Cascade            bool
 }
 
 // FuncRef names a function of DROP FUNCTION: by name alone (Args nil), or
@@ -225,6 +226,9 @@ type FuncRef struct {
 	Polys []Poly
 	// Domains are the domains Args name (nil when none does).
 	Domains []*expr.Domain
+	// Routine is set when ALTER ROUTINE or DROP ROUTINE names it: a
+	// function or a procedure alike.
+	Routine bool
 }
 
 // ArgsString prints the input types DROP names as PostgreSQL's messages
