@@ -271,10 +271,10 @@ func (s *Session) dropOwnedStmts(d *pg_query.DropOwnedStmt) ([]string, error) {
 			}
 		}
 	}
-	for _, n := range sortedKeys(e.schemas) {
+	for _, sc := range e.aclSchemas() {
 		for _, r := range roles {
-			if e.schemas[n].namesRole(r) {
-				out = append(out, fmt.Sprintf("REVOKE ALL ON SCHEMA %s FROM %s CASCADE", sql.QuoteIdent(n), to))
+			if sc.namesRole(r) {
+				out = append(out, fmt.Sprintf("REVOKE ALL ON SCHEMA %s FROM %s CASCADE", sql.QuoteIdent(sc.name), to))
 				break
 			}
 		}

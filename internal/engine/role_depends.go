@@ -64,9 +64,9 @@ func (e *Engine) privilegeGrantees(role string) []string {
 		what := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[kind]
 		out = append(out, "privileges for "+what+" "+e.detailRelName(key))
 	}
-	for _, name := range sortedKeys(e.schemas) {
-		if sc := e.schemas[name]; sc.namesRole(role) {
-			out = append(out, "privileges for schema "+expr.QuoteIdent(name))
+	for _, sc := range e.aclSchemas() {
+		if sc.namesRole(role) {
+			out = append(out, "privileges for schema "+expr.QuoteIdent(sc.name))
 		}
 	}
 	return out

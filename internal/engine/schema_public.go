@@ -1,6 +1,11 @@
 package engine
 
-import "github.com/deltaview/deltaview/internal/sql"
+import (
+	"slices"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/sql"
+)
 
 // The schema public is PostgreSQL 15's: owned by pg_database_owner (the
 // role whose only member is the database's owner, here the built-in
@@ -41,4 +46,19 @@ func (e *Engine) grantableSchema(name string) *schema {
 		e.publicSchema = defaultPublicSchema()
 	}
 	return e.schemaNamed(name)
+}
+
+// aclSchemas are the schemas whose ACLs may name roles, by name: those
+// CREATE SCHEMA made, and public once a GRANT or REVOKE named it (DROP
+// OWNED, DROP ROLE's dependencies and pg_shdepend reach its items too).
+func (e *Engine) aclSchemas() []*schema {
+	out := make([]*schema, 0, len(e.schemas)+1)
+	for _, sc := range e.schemas {
+		out = append(out, sc)
+	}
+	if e.publicSchema != nil {
+		out = append(out, e.publicSchema)
+	}
+	slices.SortFunc(out, func(a, b *schema) int { return strings.Compare(a.name, b.name) })
+	return out
 }

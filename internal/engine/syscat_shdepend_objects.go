@@ -13,15 +13,15 @@ func pgShdependObjects(o *catalogObjects, r *catRows, db uint32) {
 		r.add("dbid", db, "classid", classid, "objid", objid, "objsubid", 0, "refclassid", uint32(1260),
 			"refobjid", o.roleOID(role), "deptype", deptype)
 	}
-	for _, name := range sortedKeys(o.e.schemas) {
-		sc := o.e.schemas[name]
-		if sc.owner != SuperuserName {
-			add(2615, schemaOID(name), sc.owner, "o")
+	for _, sc := range o.e.aclSchemas() {
+		// pg_database_owner, public's owner, is pinned: no row names it.
+		if sc.owner != SuperuserName && sc.owner != databaseOwnerRole {
+			add(2615, schemaOID(sc.name), sc.owner, "o")
 		}
 		// Grantees and grantors alike, as PostgreSQL's aclmembers.
 		for _, role := range aclRoles(sc.aclItems(), sc.owner) {
-			if role != "" {
-				add(2615, schemaOID(name), role, "a")
+			if role != "" && role != databaseOwnerRole {
+				add(2615, schemaOID(sc.name), role, "a")
 			}
 		}
 	}
