@@ -14,6 +14,10 @@ import (
 // result (NULL, as the operation is strict) is.
 type Indeterminate struct {
 	E Expr
+	// Elems says that E's last operand is an array compared element by
+	// element (x = ANY (array)): with no element that is not NULL no
+	// comparison runs, and E's result is returned.
+	Elems bool
 }
 
 var _ Expr = (*Indeterminate)(nil)
@@ -30,12 +34,22 @@ func (x *Indeterminate) Eval(row value.Row) (value.Value, error) {
 		if err != nil {
 			return value.Null, err
 		}
-		if v.IsNull() {
+		if v.IsNull() || x.Elems && v.Kind().IsArray() && !anyNotNull(v.Elems()) {
 			return x.E.Eval(row)
 		}
 	}
 	return value.Null, pgerr.New("42P22", "could not determine which collation to use for string comparison").
 		WithHint("Use the COLLATE clause to set the collation explicitly.")
+}
+
+// anyNotNull reports whether one of vs is not NULL.
+func anyNotNull(vs []value.Value) bool {
+	for _, v := range vs {
+		if !v.IsNull() {
+			return true
+		}
+	}
+	return false
 }
 
 // Children returns e's direct subexpressions in evaluation order.

@@ -180,7 +180,7 @@ func withChildren(e Expr, kids []Expr) Expr {
 	case *Collate:
 		return &Collate{E: kids[0], ID: n.ID, Name: n.Name, Implicit: n.Implicit, Loc: n.Loc, Derived: n.Derived}
 	case *Indeterminate:
-		return &Indeterminate{E: kids[0]}
+		return &Indeterminate{E: kids[0], Elems: n.Elems}
 	case *Like:
 		l := &Like{E: kids[0], Pattern: kids[1], ILike: n.ILike, Not: n.Not}
 		if len(kids) > 2 {

@@ -264,7 +264,7 @@ func (b *binder) bindArrayCompare(s *scope, a *pg_query.A_Expr, op string, all b
 	if r, err = b.coerce(r, value.ArrayTypeOf(t), a.Location); err != nil {
 		return nil, err // an enum's or a user range's array keeps its type
 	}
-	return expr.NewArrayCompare(cmp, l, r, all), nil
+	return b.arrayCompareCollation(s, expr.NewArrayCompare(cmp, l, r, all), l, r), nil
 }
 
 // bindArrayOperator binds l op ANY (array) and l op ALL (array) for an

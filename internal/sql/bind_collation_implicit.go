@@ -104,6 +104,10 @@ func (b *binder) implicitCollation(s *scope, n *pg_query.Node, e expr.Expr) (exp
 		if e = b.compareUnder(s, x, ops, b.bytewiseExplicit(n)); e != x {
 			return e, nil
 		}
+	case *expr.IsDistinct, *expr.InList:
+		return b.consumeCollation(s, x), nil
+	case *expr.NullIf:
+		e = b.consumeCollation(s, x)
 	}
 	if !isString(e.Type().Kind) || explicitCollation(n) != "" {
 		return e, nil

@@ -20,30 +20,38 @@ import (
 // sorts, limits, DISTINCT), projections, joins, UNION ALL (the inputs'
 // collations merged) and aggregates (a string result's from its
 // arguments); other nodes' columns derive none.
-func planCollations(p plan.Node) []collState {
+func planCollations(p plan.Node) []collState { return planCollationsBy(p, nil) }
+
+// planCollationsBy is planCollations where bytewise, when not nil, names
+// the byte-wise collation ("C") of a scanned table's column, "" for none.
+func planCollationsBy(p plan.Node, bytewise func(*plan.Scan, int) string) []collState {
 	out := make([]collState, len(p.Columns()))
 	switch n := p.(type) {
 	case *plan.Scan:
 		for i, c := range n.Cols {
 			if c.Coll != 0 {
 				out[i] = implicitColl(c.Coll)
+			} else if name := ""; bytewise != nil && collatable(c.Type.Kind) {
+				if name = bytewise(n, i); name != "" && name != "default" {
+					out[i] = collState{strength: collImplicit, name: name, loc: -1}
+				}
 			}
 		}
 	case *plan.Filter, *plan.Sort, *plan.Limit, *plan.Distinct:
-		copy(out, planCollations(p.Children()[0]))
+		copy(out, planCollationsBy(p.Children()[0], bytewise))
 	case *plan.Project:
-		in := planCollations(n.Input)
+		in := planCollationsBy(n.Input, bytewise)
 		for i, e := range n.Exprs {
 			if i < len(out) {
 				out[i] = exprCollation(e, in)
 			}
 		}
 	case *plan.Join:
-		in := append(planCollations(n.Left), planCollations(n.Right)...)
+		in := append(planCollationsBy(n.Left, bytewise), planCollationsBy(n.Right, bytewise)...)
 		copy(out, in)
 	case *plan.SetOp:
 		for _, c := range []plan.Node{n.Left, n.Right} {
-			for i, st := range planCollations(c) {
+			for i, st := range planCollationsBy(c, bytewise) {
 				if i < len(out) {
 					out[i] = mergeCollation(out[i], st)
 				}
@@ -51,14 +59,14 @@ func planCollations(p plan.Node) []collState {
 		}
 	case *plan.UnionAll:
 		for _, c := range n.Inputs {
-			for i, st := range planCollations(c) {
+			for i, st := range planCollationsBy(c, bytewise) {
 				if i < len(out) {
 					out[i] = mergeCollation(out[i], st)
 				}
 			}
 		}
 	case *plan.Aggregate:
-		in := planCollations(n.Input)
+		in := planCollationsBy(n.Input, bytewise)
 		for i, g := range n.GroupBy {
 			out[i] = exprCollation(g, in)
 		}

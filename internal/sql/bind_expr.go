@@ -1122,7 +1122,7 @@ func (b *binder) bindBetween(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &expr.And{Args: []expr.Expr{ge, le}}, nil
+		return &expr.And{Args: []expr.Expr{b.consumeCollation(s, ge), b.consumeCollation(s, le)}}, nil
 	}
 	e, err := build(items[0], items[1])
 	if err != nil {
@@ -1273,6 +1273,7 @@ func (b *binder) bindCase(s *scope, c *pg_query.CaseExpr) (expr.Expr, error) {
 			if cond, err = b.binaryOp("=", arg, cond, cw.Location); err != nil {
 				return nil, err
 			}
+			cond = b.consumeCollation(s, cond)
 		} else if cond, err = b.toBool(cond, "CASE/WHEN", cw.Location); err != nil {
 			return nil, err
 		}

@@ -18,10 +18,10 @@ func (b *binder) setOpCollations(sel *pg_query.SelectStmt, l, r plan.Node) error
 	if sel.Op == pg_query.SetOperation_SETOP_UNION && sel.All {
 		return nil
 	}
-	lc, rc := planCollations(l), planCollations(r)
+	lc, rc := planCollationsBy(l, b.scanBytewise), planCollationsBy(r, b.scanBytewise)
 	for i := range min(len(lc), len(rc)) {
 		a, c := lc[i], rc[i]
-		if a.id == 0 || c.id == 0 || a.id == c.id || a.strength == collConflict || c.strength == collConflict || a.strength != c.strength {
+		if !a.named() || !c.named() || a.id == c.id && a.name == c.name || a.strength != c.strength {
 			continue
 		}
 		if a.strength == collExplicit {
@@ -33,6 +33,16 @@ func (b *binder) setOpCollations(sel *pg_query.SelectStmt, l, r plan.Node) error
 		return setOpTypeError(b.stmt.SQL, err, sel.Rarg, i)
 	}
 	return nil
+}
+
+// scanBytewise names the byte-wise collation ("C", "POSIX") declared by
+// the column i of the table n scans; "" for another column.
+func (b *binder) scanBytewise(n *plan.Scan, i int) string {
+	rel, ok := b.cat.Relation(n.Relation)
+	if !ok || rel.Def == nil || i >= len(rel.Def.Cols) || rel.Def.Cols[i].Name != n.Cols[i].Name {
+		return ""
+	}
+	return rel.Def.Cols[i].CollationName()
 }
 
 // setOpCollate gives each column of p whose derived collation (the
