@@ -516,6 +516,10 @@ func Coerce(e Expr, to value.Type, explicit bool) (Expr, error) {
 func castConst(c *Const, to value.Type, explicit bool) (value.Value, error) {
 	v := c.V
 	if v.IsNull() {
+		if c.T.Kind == value.Unknown && to.Kind.IsValueless() {
+			// trigger_in is not strict: PostgreSQL calls it on NULL too.
+			return value.Null, value.ErrPseudoValue(to.Kind)
+		}
 		return value.Null, nil
 	}
 	if c.T.Kind != value.Unknown {

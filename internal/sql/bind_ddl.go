@@ -462,6 +462,9 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 	b.viewTop = sel
 	p, err := b.bindSelect(sel)
 	if err != nil {
+		if materialized {
+			err = b.viewTriggerColumn(sel, colNames, err)
+		}
 		return nil, err
 	}
 	origins, colls := b.originOut, b.collOut

@@ -355,6 +355,9 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 }
 
 func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error) {
+	if e, ok, err := b.pseudoTypeCast(s, c); ok || err != nil {
+		return e, err
+	}
 	if e, ok, err := b.userTypeCast(s, c); ok || err != nil {
 		return e, err
 	}

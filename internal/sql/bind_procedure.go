@@ -72,8 +72,20 @@ func (b *binder) bindCreateProcedure(cf *pg_query.CreateFunctionStmt) (Bound, er
 	default:
 		return nil, b.refuse(langLoc, "language %s is not supported", lang).WithHint("write the procedure in LANGUAGE sql or plpgsql")
 	}
+	if lang == LangPLpgSQL {
+		if err := b.plpgsqlPseudoParams(cf); err != nil {
+			return nil, err
+		}
+	}
 	if err := b.procedureParams(f, cf); err != nil {
 		return nil, err
+	}
+	if lang == "sql" {
+		for _, p := range f.Params {
+			if p.Type.Kind.IsValueless() { // PostgreSQL's SQL validator refuses them
+				return nil, pgerr.New(CodeInvalidFunctionDef, "SQL functions cannot have arguments of type %s", p.Type.Kind)
+			}
+		}
 	}
 	var stmts []string
 	var last *pg_query.Node // the body's final statement

@@ -50,6 +50,9 @@ func (b *binder) bindDo(d *pg_query.DoStmt) (Bound, error) {
 // compiles.
 func (b *binder) plpgsqlFunction(f *Function, cf *pg_query.CreateFunctionStmt, body *pg_query.DefElem) (Bound, error) {
 	f.Language = LangPLpgSQL
+	if err := b.plpgsqlPseudoParams(cf); err != nil {
+		return nil, err
+	}
 	if err := b.functionParams(f, cf); err != nil {
 		return nil, err
 	}
