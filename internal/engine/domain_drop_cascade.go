@@ -56,9 +56,6 @@ func (c *domainDrops) add(e *Engine, d *expr.Domain, listed []string) error {
 			WithHint("drop or alter the dependent objects first")
 	}
 	for _, f := range e.domainRoutineObjs(d) {
-		if us := slices.Concat(e.operatorsUsing(f), e.aggregatesUsing(f)); len(us) > 0 {
-			return refuse(routineKind(nil, f.Procedure) + " " + f.Signature() + " depends on type " + d.Name())
-		}
 		if !slices.Contains(c.routines, f) {
 			c.routines = append(c.routines, f)
 			if domainArrayOnly(f, d) {

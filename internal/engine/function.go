@@ -255,10 +255,17 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 		}
 		gone = append(gone, f)
 	}
-	notices, err := e.dropRoutines(gone, d.Cascade, notices)
+	dropped, err := e.dropRoutines(gone, d.Cascade, nil)
 	if err != nil {
 		return Result{}, err
 	}
+	// What the cascade took makes one notice, as PostgreSQL's.
+	for _, n := range dropped {
+		if !strings.HasPrefix(n, "drop cascades to ") {
+			notices = append(notices, n)
+		}
+	}
+	notices = append(notices, cascadeNotice(cascadedLines(dropped))...)
 	return Result{Tag: dropFunctionTag(d), Notices: notices}, nil
 }
 
@@ -278,8 +285,7 @@ func (e *Engine) dropRoutines(gone []*sql.Function, cascade bool, notices []stri
 				continue
 			}
 			if cascade {
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP FUNCTION … CASCADE of function %s, which %s %s uses, is not supported", f.Signature(), dep.kind, dep.users[0]).
-					WithHint("drop the %s first", dep.kind)
+				continue // dropped below, before the routines
 			}
 			var lines []string
 			for _, u := range dep.users {
@@ -292,6 +298,11 @@ func (e *Engine) dropRoutines(gone []*sql.Function, cascade bool, notices []stri
 		}
 	}
 	var err error
+	if cascade {
+		if notices, err = e.dropRoutineUsers(gone, notices); err != nil {
+			return nil, err
+		}
+	}
 	sigs := make([]string, len(gone))
 	for i, f := range gone {
 		sigs[i] = f.Signature()

@@ -36,6 +36,20 @@ type typeCascade struct {
 	typedOf map[string]bool
 	lines   []string // the notice's lines, but the ranges' and domains'
 	ranges  []string // the range types over those named, dropped with them
+	// routineUsers are, by a routine's line, the lines of what its drop
+	// took (apply sets them).
+	routineUsers map[string][]string
+}
+
+// linesWithUsers are c.lines, each routine's followed by what its drop
+// took.
+func (c *typeCascade) linesWithUsers() []string {
+	var out []string
+	for _, l := range c.lines {
+		out = append(out, l)
+		out = append(out, c.routineUsers[l]...)
+	}
+	return out
 }
 
 // typeExprUse is a column default or a check constraint of a table whose
@@ -146,10 +160,6 @@ func (c *typeCascade) add(e *Engine, name string, t value.Type, dropping []strin
 	for _, f := range e.typeRoutines(uses) {
 		if slices.Contains(c.routines, f) {
 			continue
-		}
-		if us := slices.Concat(e.operatorsUsing(f), e.aggregatesUsing(f)); len(us) > 0 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP TYPE … CASCADE of type %s, whose function %s %s uses, is not supported", name, f.Signature(), us[0]).
-				WithHint("drop it first")
 		}
 		c.routines = append(c.routines, f)
 		covered = append(covered, fmt.Sprintf("function %s depends on type %s", f.Signature(), routineTypeName(f, name, uses)))
@@ -279,6 +289,17 @@ func (c *typeCascade) check(e *Engine) ([]*sql.AlterComposite, error) {
 // drops took besides.
 func (c *typeCascade) apply(e *Engine, alters []*sql.AlterComposite) ([]string, error) {
 	var more []string
+	// The operators and aggregates built on a routine (with their views)
+	// follow the routine's line, as PostgreSQL lists an object's
+	// dependents after it; the views calling the routines come last.
+	c.routineUsers = map[string][]string{}
+	for _, f := range c.routines {
+		notices, err := e.dropRoutineUsers([]*sql.Function{f}, nil)
+		if err != nil {
+			return nil, err
+		}
+		c.routineUsers["drop cascades to function "+f.Signature()] = cascadedLines(notices)
+	}
 	if len(c.routines) > 0 {
 		notices, err := e.dropRoutines(c.routines, true, nil)
 		if err != nil {

@@ -142,13 +142,23 @@ func (e *Engine) dropAggregates(d *sql.DropAggregate) (Result, error) {
 		}
 		gone = append(gone, a)
 	}
+	notices, err := e.dropAggregateObjs(gone, d.Cascade, notices)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Tag: "DROP AGGREGATE", Notices: notices}, nil
+}
+
+// dropAggregateObjs drops the aggregates gone (with cascade, the views
+// using them), after notices; it returns the notices with its own.
+func (e *Engine) dropAggregateObjs(gone []*sql.Aggregate, cascade bool, notices []string) ([]string, error) {
 	sigs := make([]string, len(gone))
 	for i, a := range gone {
 		sigs[i] = a.Signature()
 	}
-	notices, err := e.dropWithDependents("function", sigs, sigs, d.Cascade, notices)
+	notices, err := e.dropWithDependents("function", sigs, sigs, cascade, notices)
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
 	for _, a := range gone {
 		e.forgetRoutine(a.Signature())
@@ -157,18 +167,28 @@ func (e *Engine) dropAggregates(d *sql.DropAggregate) (Result, error) {
 			delete(e.aggs, a.Name)
 		}
 	}
-	return Result{Tag: "DROP AGGREGATE", Notices: notices}, nil
+	return notices, nil
 }
 
 // aggregatesUsing are the signatures of the aggregates whose transition
 // or final function is the SQL function f, sorted.
 func (e *Engine) aggregatesUsing(f *sql.Function) []string {
 	var out []string
+	for _, a := range e.aggregateObjsUsing(f) {
+		out = append(out, a.Signature())
+	}
+	return out
+}
+
+// aggregateObjsUsing are the aggregates whose transition or final
+// function is the SQL function f, by name.
+func (e *Engine) aggregateObjsUsing(f *sql.Function) []*sql.Aggregate {
+	var out []*sql.Aggregate
 	for _, name := range sortedKeys(e.aggs) {
 		for _, a := range e.aggs[name] {
 			if sql.FuncName(a.SFunc) == f.Name && sql.Signature(f.Name, a.TransTypes()) == f.Signature() ||
 				a.FinalFunc != nil && sql.FuncName(a.FinalFunc) == f.Name && sql.Signature(f.Name, []value.Type{a.SType.Type}) == f.Signature() {
-				out = append(out, a.Signature())
+				out = append(out, a)
 			}
 		}
 	}

@@ -112,13 +112,23 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 		}
 		gone = append(gone, o)
 	}
+	notices, err := e.dropOperatorObjs(gone, d.Cascade, notices)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Tag: "DROP OPERATOR", Notices: notices}, nil
+}
+
+// dropOperatorObjs drops the operators gone (with cascade, the views
+// using them), after notices; it returns the notices with its own.
+func (e *Engine) dropOperatorObjs(gone []*sql.Operator, cascade bool, notices []string) ([]string, error) {
 	keys, sigs := make([]string, len(gone)), make([]string, len(gone))
 	for i, o := range gone {
 		keys[i], sigs[i] = o.DepKey(), o.Signature()
 	}
-	notices, err := e.dropWithDependents("operator", keys, sigs, d.Cascade, notices)
+	notices, err := e.dropWithDependents("operator", keys, sigs, cascade, notices)
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
 	for _, o := range gone {
 		e.forgetRoutine(o.DepKey())
@@ -127,13 +137,23 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 			delete(e.opers, o.Name)
 		}
 	}
-	return Result{Tag: "DROP OPERATOR", Notices: notices}, nil
+	return notices, nil
 }
 
 // operatorsUsing are the signatures of the operators whose function is
 // the SQL function f, sorted.
 func (e *Engine) operatorsUsing(f *sql.Function) []string {
 	var out []string
+	for _, o := range e.operatorObjsUsing(f) {
+		out = append(out, o.Signature())
+	}
+	return out
+}
+
+// operatorObjsUsing are the operators whose function is the SQL function
+// f, by name.
+func (e *Engine) operatorObjsUsing(f *sql.Function) []*sql.Operator {
+	var out []*sql.Operator
 	for _, name := range sortedKeys(e.opers) {
 		for _, o := range e.opers[name] {
 			var ts []value.Type
@@ -142,7 +162,7 @@ func (e *Engine) operatorsUsing(f *sql.Function) []string {
 			}
 			ts = append(ts, o.Right.Type)
 			if sql.FuncName(o.Func) == f.Name && sql.Signature(f.Name, ts) == f.Signature() {
-				out = append(out, o.Signature())
+				out = append(out, o)
 			}
 		}
 	}

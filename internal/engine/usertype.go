@@ -401,7 +401,7 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 	}
 	// What depends on a range type follows the range type's line.
 	moved := func(l string) bool { return slices.Contains(rangeLines, l) }
-	lines = append(lines, slices.DeleteFunc(slices.Concat(colLines, more.lines), moved)...)
+	lines = append(lines, slices.DeleteFunc(slices.Concat(colLines, more.linesWithUsers()), moved)...)
 	lines = append(lines, rangeLines...)
 	lines = append(lines, slices.DeleteFunc(slices.Concat(moreLines, more.exprLines(), viewLines), moved)...)
 	if len(colLines) > 0 || len(viewLines) > 0 || len(moreLines) > 0 || len(more.routines) > 0 {
