@@ -23,3 +23,16 @@ ALTER TYPE s.e OWNER TO r`)
 		{"SELECT f(a), 'f'::regproc::regprocedure::text FROM t", "[[4 f(d2)]]"},
 	})
 }
+
+// TestTyprename17SetofReopen: a function returning the rows of a
+// composite type renamed comes back from the file under the new name.
+func TestTyprename17SetofReopen(t *testing.T) {
+	db := reopenedFileDB(t, "typrename17s.db", `CREATE TYPE c AS (a int, b text);
+CREATE FUNCTION sf(n int) RETURNS SETOF c LANGUAGE sql AS $$SELECT i, 'x' || i FROM generate_series(1, n) i$$;
+ALTER TYPE c RENAME TO c2`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT pg_get_function_result('sf'::regproc)", "[[SETOF c2]]"},
+		{"SELECT * FROM sf(2)", "[[1 x1] [2 x2]]"},
+	})
+}
