@@ -236,7 +236,7 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 			return Result{}, err
 		}
 	}
-	res := Result{Tag: "ALTER DOMAIN"}
+	res := Result{Tag: map[bool]string{false: "ALTER DOMAIN", true: "ALTER TYPE"}[ad.AsType]}
 	if ad.Notice != "" {
 		res.Notices = []string{ad.Notice}
 	}

@@ -46,12 +46,9 @@ func (e *Engine) routineTypeRenames(key, newKey string, names func(p sql.FuncPar
 				named = named || result(f, i)
 			}
 			sig := f.Signature()
-			if !named && slices.ContainsFunc(f.ColTypes, func(tn *pg_query.TypeName) bool { return namesKey(tn, key) }) {
-				// A result of the type's fields (RETURNS SETOF it) binds
-				// them by its name.
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot rename type %s: %s %s returns its fields", key, routineKind(nil, f.Procedure), sig).
-					WithHint("drop the routine, rename the type, then create it again")
-			}
+			// A result of the type's fields (RETURNS SETOF it) names it in
+			// its result's type names, which are written again below.
+			named = named || slices.ContainsFunc(f.ColTypes, func(tn *pg_query.TypeName) bool { return namesKey(tn, key) })
 			if !named {
 				continue
 			}
@@ -95,6 +92,15 @@ func (e *Engine) routineTypeRenames(key, newKey string, names func(p sql.FuncPar
 				if namesKey(tn, key) {
 					g.ColTypes[i] = renamedTypeName(tn, newKey)
 				}
+			}
+			if g.RowOfFields && g.Body != nil && len(g.Body.TargetList) > 0 && len(g.ColTypes) > 0 {
+				// The body's fields are made the row by a cast to the
+				// result's type name (rowOfFields), which follows it.
+				body := proto.Clone(g.Body).(*pg_query.SelectStmt)
+				if tc := body.TargetList[0].GetResTarget().GetVal().GetTypeCast(); tc != nil {
+					tc.TypeName = g.ColTypes[0]
+				}
+				g.Body = body
 			}
 			r := routineTypeRename{f: f, sig: sig, g: &g}
 			if text, ok := e.routineText[sig]; ok {

@@ -831,7 +831,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (_ Result, err error) {
 	case *sql.CreateDomain:
 		return s.ddl("CREATE DOMAIN", func() (Result, error) { return e.createDomain(b) })
 	case *sql.AlterDomain:
-		return s.ddl("ALTER DOMAIN", func() (Result, error) { return e.alterDomain(b) })
+		return s.ddl(map[bool]string{false: "ALTER DOMAIN", true: "ALTER TYPE"}[b.AsType], func() (Result, error) { return e.alterDomain(b) })
 	case *sql.DropDomain:
 		return s.ddl("DROP DOMAIN", func() (Result, error) { return e.dropDomain(b) })
 	case *sql.CreateEnum:

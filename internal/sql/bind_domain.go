@@ -34,6 +34,9 @@ type AlterDomain struct {
 	Notice       string // a skipped DROP CONSTRAINT IF EXISTS
 	// Move is set by SET SCHEMA, Def.Name then the key in the new schema.
 	Move bool
+	// AsType is set when the statement is spelled ALTER TYPE, as
+	// PostgreSQL allows for a domain: its command tag says so.
+	AsType bool
 }
 
 // DropDomain is DROP DOMAIN.
@@ -140,10 +143,15 @@ func (b *binder) domainTaken(name string) error {
 }
 
 // typeExists reports whether name is taken in PostgreSQL's namespace of
-// types: by a domain or a relation's row type.
+// types: by a domain, a user-defined type or a relation's row type.
 func (b *binder) typeExists(name string) bool {
 	if _, ok := b.domain(name); ok {
 		return true
+	}
+	if tc, ok := b.cat.(TypeCatalog); ok {
+		if _, user := tc.UserType(name); user {
+			return true
+		}
 	}
 	_, ok := b.cat.Relation(name)
 	return ok

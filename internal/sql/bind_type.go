@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -123,6 +124,16 @@ func (b *binder) bindAlterEnum(s *pg_query.AlterEnumStmt) (Bound, error) {
 }
 
 func (b *binder) bindRenameType(rs *pg_query.RenameStmt) (Bound, error) {
+	if _, isDomain := b.domain(b.keyOfNames(rs.Object.GetList().GetItems())); isDomain {
+		// ALTER TYPE renames or moves a domain as ALTER DOMAIN does.
+		ds := proto.Clone(rs).(*pg_query.RenameStmt)
+		ds.RenameType = pg_query.ObjectType_OBJECT_DOMAIN
+		bound, err := b.bindRenameDomain(ds)
+		if ad, ok := bound.(*AlterDomain); ok {
+			ad.AsType = true
+		}
+		return bound, err
+	}
 	name, err := b.typeObjectName(rs.Object.GetList().GetItems())
 	if err != nil {
 		return nil, err
