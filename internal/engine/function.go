@@ -234,8 +234,14 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 				return Result{}, xerr
 			}
 		}
+		if a := e.aggregateNamed(ref); a != nil && err != nil && d.Routine && len(d.Funcs) == 1 {
+			// DROP ROUTINE drops an aggregate as DROP AGGREGATE does.
+			res, err := e.dropAggregates(&sql.DropAggregate{Aggs: d.Funcs, IfExists: d.IfExists, Cascade: d.Cascade})
+			res.Tag = dropFunctionTag(d)
+			return res, err
+		}
 		if a := e.aggregateNamed(ref); a != nil && err != nil && d.Routine {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP ROUTINE of aggregate %s is not supported", a.Signature()).
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP ROUTINE of aggregate %s in a list of several routines is not supported", a.Signature()).
 				WithHint("Use DROP AGGREGATE to drop aggregate functions.")
 		}
 		if a := e.aggregateNamed(ref); a != nil && err != nil {

@@ -72,11 +72,17 @@ func (s *Session) mayDropObjects(b sql.Bound) error {
 	case *sql.DropFunction:
 		for _, ref := range b.Funcs {
 			f, err := e.lookupRoutine(ref, b.Procedure)
+			if a := e.aggregateNamed(ref); err != nil && b.Routine && a != nil && !e.hasPrivsOf(s.role, aggOwnerName(a)) {
+				return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of routine %s", s.visibleName(a.Name))
+			}
 			if err != nil || e.hasPrivsOf(s.role, routineOwnerName(f)) {
 				continue
 			}
 			what := "function"
-			if f.Procedure {
+			switch {
+			case b.Routine:
+				what = "routine" // PostgreSQL names the object as DROP does
+			case f.Procedure:
 				what = "procedure"
 			}
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", what, s.visibleName(f.Name))

@@ -101,7 +101,7 @@ func init() {
 		}
 		return 0
 	})
-	polyStrict("btarraycmp", []poly{pArray, pArray}, intResult, func(a []value.Value) (value.Value, error) {
+	polyStrict("btarraycmp", []poly{pAnyArray, pAnyArray}, intResult, func(a []value.Value) (value.Value, error) {
 		return int4(int64(value.Compare(a[0], a[1]))), nil
 	})
 	strict("btrecordcmp", kinds(value.Record, value.Record), value.Int4Type, func(a []value.Value) (value.Value, error) {

@@ -47,9 +47,11 @@ func init() {
 		alias(p+"_array_element", "->", kinds(k, I4), rt)
 		alias(p+"_array_element_text", "->>", kinds(k, I4), value.TextType)
 	}
-	// jsonb's btree support and comparison functions: jsonb's order.
+	// jsonb's btree support and comparison functions: jsonb's order;
+	// jsonb_cmp gives two strings' raw difference, as the C collation's
+	// varstr_cmp does.
 	strict("jsonb_cmp", kinds(jsonbT, jsonbT), value.Int4Type, func(a []value.Value) (value.Value, error) {
-		return value.NewInt(value.Int4, int64(value.Compare(a[0], a[1]))), nil
+		return value.NewInt(value.Int4, int64(value.CompareJSONB(a[0], a[1], memcmpDiff))), nil
 	})
 	cmp := func(name string, holds func(c int) bool) {
 		strict(name, kinds(jsonbT, jsonbT), B, func(a []value.Value) (value.Value, error) {

@@ -25,6 +25,7 @@ const (
 	pText                 // text
 	pIntArray             // integer[]
 	pBigint               // bigint
+	pAnyArray             // anyarray: every such argument of one element type
 )
 
 // polySig is one signature of a polymorphic function; make returns the
@@ -66,7 +67,7 @@ func resolvePoly(name string, args []value.Type) (def *FuncDef, params []value.T
 		fits := true
 		for i, p := range sig.params {
 			switch p {
-			case pArray:
+			case pArray, pAnyArray:
 				params[i] = value.ArrayType(elem)
 				if k := args[i].Kind; k.IsVector() && k.Elem() == elem && !sig.result(elem).Kind.IsArray() {
 					// A vector read in place keeps its shape: an empty
@@ -106,12 +107,20 @@ func resolvePoly(name string, args []value.Type) (def *FuncDef, params []value.T
 // parameter gets a value of another type.
 func polyElem(name string, ps []poly, args []value.Type) (value.Kind, bool, error) {
 	var ts []value.Type
+	var exact value.Kind // the element type of the anyarray arguments
+	seen := false
 	for i, p := range ps {
 		k := args[i].Kind
 		switch {
-		case p == pArray && k.IsArray():
+		case p == pAnyArray && k.IsArray():
+			if seen && k.Elem() != exact {
+				return 0, false, nil // anyarray takes no coercion
+			}
+			exact, seen = k.Elem(), true
+			ts = append(ts, value.Type{Kind: exact, Mod: -1})
+		case (p == pArray || p == pAnyArray) && k.IsArray():
 			ts = append(ts, value.Type{Kind: k.Elem(), Mod: -1})
-		case p == pArray && k != value.Unknown:
+		case (p == pArray || p == pAnyArray) && k != value.Unknown:
 			return 0, false, nil
 		case p == pElem && k.IsArray():
 			return 0, false, nil

@@ -28,13 +28,13 @@ func init() {
 		}
 		return true
 	}
-	polyStrict("arraycontains", []poly{pArray, pArray}, boolResult, func(a []value.Value) (value.Value, error) {
+	polyStrict("arraycontains", []poly{pAnyArray, pAnyArray}, boolResult, func(a []value.Value) (value.Value, error) {
 		return boolValue(contains(a[0], a[1])), nil
 	})
-	polyStrict("arraycontained", []poly{pArray, pArray}, boolResult, func(a []value.Value) (value.Value, error) {
+	polyStrict("arraycontained", []poly{pAnyArray, pAnyArray}, boolResult, func(a []value.Value) (value.Value, error) {
 		return boolValue(contains(a[1], a[0])), nil
 	})
-	polyStrict("arrayoverlap", []poly{pArray, pArray}, boolResult, func(a []value.Value) (value.Value, error) {
+	polyStrict("arrayoverlap", []poly{pAnyArray, pAnyArray}, boolResult, func(a []value.Value) (value.Value, error) {
 		for _, y := range a[1].Elems() {
 			if y.IsNull() {
 				continue

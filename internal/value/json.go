@@ -621,12 +621,13 @@ func AppendJSONBPretty(buf []byte, n *JSONNode, level int) []byte {
 
 // compareJSONB is PostgreSQL's jsonb btree order (compareJsonbContainers):
 // a top-level scalar is a one-element array marked raw, below a real
-// array of one element and above an empty one.
-func compareJSONB(a, b *JSONNode) int {
+// array of one element and above an empty one. str orders two strings
+// (keys and values): jsonb_cmp gives PostgreSQL's raw varstr_cmp result.
+func compareJSONB(a, b *JSONNode, str func(x, y string) int) int {
 	as, bs := a.Type < JSONArray, b.Type < JSONArray
 	switch {
 	case as && bs:
-		return compareJSONNodes(a, b)
+		return compareJSONNodes(a, b, str)
 	case as && b.Type == JSONArray:
 		if len(b.Elems) != 1 {
 			return cmpInt(1, int64(len(b.Elems)))
@@ -642,10 +643,17 @@ func compareJSONB(a, b *JSONNode) int {
 	case bs:
 		return 1
 	}
-	return compareJSONNodes(a, b)
+	return compareJSONNodes(a, b, str)
 }
 
-func compareJSONNodes(a, b *JSONNode) int {
+// CompareJSONB is jsonb_cmp of two jsonb values: str orders their strings,
+// as varstr_cmp under the default collation; every other difference is
+// -1 or 1.
+func CompareJSONB(a, b Value, str func(x, y string) int) int {
+	return compareJSONB(a.JSONB(), b.JSONB(), str)
+}
+
+func compareJSONNodes(a, b *JSONNode, str func(x, y string) int) int {
 	if a.Type != b.Type {
 		return cmpInt(int64(a.Type), int64(b.Type))
 	}
@@ -653,7 +661,7 @@ func compareJSONNodes(a, b *JSONNode) int {
 	case JSONNull:
 		return 0
 	case JSONString:
-		return strings.Compare(a.Str, b.Str)
+		return str(a.Str, b.Str)
 	case JSONNumber:
 		return Compare(a.Num, b.Num)
 	case JSONBool:
@@ -664,11 +672,11 @@ func compareJSONNodes(a, b *JSONNode) int {
 	}
 	for i := range a.Elems {
 		if a.Type == JSONObject {
-			if c := strings.Compare(a.Keys[i], b.Keys[i]); c != 0 {
+			if c := str(a.Keys[i], b.Keys[i]); c != 0 {
 				return c
 			}
 		}
-		if c := compareJSONNodes(&a.Elems[i], &b.Elems[i]); c != 0 {
+		if c := compareJSONNodes(&a.Elems[i], &b.Elems[i], str); c != 0 {
 			return c
 		}
 	}
@@ -749,7 +757,7 @@ func compareJSONValues(a, b Value) int {
 	if a.kind == JSON {
 		return strings.Compare(a.JSONText(), b.JSONText())
 	}
-	return compareJSONB(a.JSONB(), b.JSONB())
+	return compareJSONB(a.JSONB(), b.JSONB(), strings.Compare)
 }
 
 func appendJSONValueKey(buf []byte, v Value) []byte {
