@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -110,16 +111,9 @@ func init() {
 	})
 }
 
-// cmpSign is -1, 0 or 1 as a is below, equal to or above b.
-func cmpSign(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+// cmpSign is -1, 0 or 1 as a is below, equal to or above b (cmp.Compare
+// under a name the functions here, which call a local helper cmp, can reach).
+func cmpSign[T cmp.Ordered](a, b T) int { return cmp.Compare(a, b) }
 
 func boolDiff(v value.Value) int {
 	if v.Bool() {

@@ -84,7 +84,7 @@ func recordImageCmp(a, b value.Value, eqOnly bool) (int, error) {
 func imageCmp(a, b value.Value) (int, error) {
 	if wa, ok := imageWord(a); ok {
 		wb, _ := imageWord(b)
-		return cmpUnsigned(wa, wb), nil
+		return cmpSign(wa, wb), nil
 	}
 	ia, ok := imageBytes(a)
 	if !ok {
@@ -92,17 +92,7 @@ func imageCmp(a, b value.Value) (int, error) {
 	}
 	ib, _ := imageBytes(b)
 	c := memcmpDiff(ia, ib)
-	return cmpSign(int64(c), 0), nil
-}
-
-func cmpUnsigned(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmpSign(c, 0), nil
 }
 
 // imageWord is the datum of a by-value type, ok false for another.
