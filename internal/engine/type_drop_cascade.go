@@ -246,17 +246,8 @@ func (u typeExprUse) alterSQL(e *Engine) string {
 func (c *typeCascade) check(e *Engine) ([]*sql.AlterComposite, error) {
 	var out []*sql.AlterComposite
 	for _, cn := range c.attrOrd {
-		schema, bare := e.splitKey(cn)
-		var sb strings.Builder
-		fmt.Fprintf(&sb, "ALTER TYPE %s.%s ", expr.QuoteIdent(schema), expr.QuoteIdent(bare))
-		for i, an := range c.attrs[cn] {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			fmt.Fprintf(&sb, "DROP ATTRIBUTE %s", expr.QuoteIdent(an))
-		}
-		sb.WriteString(" CASCADE")
-		st, err := sql.Parse(sb.String())
+		text := e.alterDropSQL("TYPE", cn, "DROP ATTRIBUTE %s", c.attrs[cn]) + " CASCADE"
+		st, err := sql.Parse(text)
 		if err != nil {
 			return nil, err
 		}
@@ -266,7 +257,7 @@ func (c *typeCascade) check(e *Engine) ([]*sql.AlterComposite, error) {
 		}
 		a, ok := b.(*sql.AlterComposite)
 		if !ok {
-			return nil, pgerr.New(pgerr.Internal, "%s binds to %T", sb.String(), b)
+			return nil, pgerr.New(pgerr.Internal, "%s binds to %T", text, b)
 		}
 		lines := e.typedTableLines(cn)
 		if deps := slices.DeleteFunc(e.typeDependents(cn, e.composites[cn].Type), func(d string) bool { return slices.Contains(lines, d) }); len(deps) > 0 {

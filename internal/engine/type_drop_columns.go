@@ -122,16 +122,7 @@ func (c *typeColumnDrops) addType(e *Engine, name string, t value.Type, deps []s
 func (c *typeColumnDrops) bind(e *Engine) ([]*sql.AlterTable, error) {
 	var out []*sql.AlterTable
 	for _, tn := range c.order {
-		schema, bare := e.splitKey(tn)
-		var sb strings.Builder
-		fmt.Fprintf(&sb, "ALTER TABLE %s.%s ", expr.QuoteIdent(schema), expr.QuoteIdent(bare))
-		for i, cn := range c.cols[tn] {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			fmt.Fprintf(&sb, "DROP COLUMN %s CASCADE", expr.QuoteIdent(cn))
-		}
-		a, err := e.bindDescendantAlter(sb.String())
+		a, err := e.bindDescendantAlter(e.alterDropSQL("TABLE", tn, "DROP COLUMN %s CASCADE", c.cols[tn]))
 		if err != nil {
 			return nil, err
 		}
@@ -193,4 +184,19 @@ func cascadedLines(notices []string) []string {
 		}
 	}
 	return out
+}
+
+// alterDropSQL is ALTER what of the object keyed key with the action
+// (a format of one quoted name) for each of names, comma-separated.
+func (e *Engine) alterDropSQL(what, key, action string, names []string) string {
+	schema, bare := e.splitKey(key)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "ALTER %s %s.%s ", what, expr.QuoteIdent(schema), expr.QuoteIdent(bare))
+	for i, n := range names {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, action, expr.QuoteIdent(n))
+	}
+	return sb.String()
 }
