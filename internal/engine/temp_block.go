@@ -31,3 +31,24 @@ func (s *Session) keepTempsForUndo() {
 		s.temps = maps.Clone(temps)
 	})
 }
+
+// dropTempsSince drops the temporary relations the block made after its
+// first made ones, as ROLLBACK TO a savepoint set then undoes their
+// creation in PostgreSQL; the caller holds no lock.
+func (s *Session) dropTempsSince(made int) {
+	if len(s.tempsMade) <= made {
+		return
+	}
+	later := slices.Clone(s.tempsMade[made:])
+	s.e.mu.Lock()
+	defer s.e.mu.Unlock()
+	s.tempsMade = s.tempsMade[:made]
+	for _, k := range later {
+		if !slices.Contains(s.tempsMade, k) {
+			delete(s.e.tempPending, k)
+		}
+	}
+	s.dropTemps(func(t *tempTable) bool {
+		return !slices.Contains(later, t.name) || slices.Contains(s.tempsMade, t.name)
+	})
+}
