@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -151,7 +152,7 @@ func (e *Engine) dropCast(d *sql.DropCast) (Result, error) {
 			return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop cast from %s to %s because it is required by the database system", d.Source, d.Target)
 		}
 		if d.IfExists {
-			return Result{Tag: "DROP CAST", Notices: []string{fmt.Sprintf("cast from type %s to type %s does not exist, skipping", d.Source, d.Target)}}, nil
+			return Result{Tag: "DROP CAST", Notices: []string{fmt.Sprintf("cast from type %s to type %s does not exist, skipping", cmp.Or(d.Written[0], d.Source), cmp.Or(d.Written[1], d.Target))}}, nil
 		}
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "cast from type %s to type %s does not exist", d.Source, d.Target)
 	}

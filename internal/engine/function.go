@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -228,6 +229,10 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 	var notices []string
 	var gone []*sql.Function
 	for _, ref := range d.Funcs {
+		if ref.Missing != "" {
+			notices = append(notices, ref.Missing)
+			continue
+		}
 		f, err := e.lookupRoutine(ref, d.Procedure)
 		if err != nil && !d.Procedure {
 			if xerr := e.extensionMember(ref); xerr != nil {
@@ -254,7 +259,7 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 				if d.Routine {
 					kind = "routine"
 				}
-				notices = append(notices, fmt.Sprintf("%s %s does not exist, skipping", kind, ref.ArgsString()))
+				notices = append(notices, fmt.Sprintf("%s %s does not exist, skipping", kind, cmp.Or(ref.Written, ref.ArgsString())))
 				continue
 			}
 			return Result{}, err

@@ -52,6 +52,9 @@ type savepoint struct {
 	// ddl is the number of the block's catalog changes (txddl.go), which
 	// ROLLBACK TO undoes back to.
 	ddl int
+	// temps is the number of temporary relations the block had made,
+	// whose later ones ROLLBACK TO drops (temp_block.go).
+	temps int
 }
 
 // invalidSavepoint is PostgreSQL's SQLSTATE for a savepoint that does not
@@ -89,7 +92,7 @@ func (s *Session) execSavepoint(t *sql.Tx) (Result, error) {
 // transaction so far.
 func (s *Session) setSavepoint(name string) {
 	s.spSeq++
-	sp := savepoint{name: name, writer: s.writer, seq: s.spSeq, cons: s.cons.clone()}
+	sp := savepoint{name: name, writer: s.writer, seq: s.spSeq, cons: s.cons.clone(), temps: len(s.tempsMade)}
 	sp.sends, sp.listens = s.notifyMark()
 	// The copies are never changed: a savepoint set while the settings
 	// are those of the last one shares its copies (a client that sets a
@@ -136,6 +139,7 @@ func (s *Session) rollbackTo(i int) {
 			s.releaseSlot()
 		}
 	}
+	s.dropTempsSince(sp.temps)
 	s.notifyUndo(sp.sends, sp.listens)
 	s.cons = sp.cons.clone()
 	g := &s.gucs

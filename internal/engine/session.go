@@ -251,7 +251,7 @@ const (
 )
 
 func (s *Session) accessOf(b sql.Bound) access {
-	if s.block && blockCatalogKind(b) && !s.tempTarget(b) {
+	if s.block && blockCatalogKind(b) {
 		return accessWrite // a catalog change the block undoes (txddl.go)
 	}
 	if locks(b) {

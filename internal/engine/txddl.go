@@ -57,7 +57,9 @@ func blockCatalogKind(b sql.Bound) bool {
 	case *sql.CreateSequence:
 		return !b.Temp
 	case *sql.CreateView:
-		return !b.Temp
+		// A temporary one is the session's (createTempView): the image
+		// keeps it as any view, keepTempsForUndo the session's name.
+		return true
 	case *sql.AlterFunction, *sql.AlterRelOwner:
 		// A routine's or an aggregate's change replaces it in its list
 		// (copy on write).
@@ -103,7 +105,7 @@ func errNotInBlock(what string) error {
 // blockCatalogCheck refuses inside a block what blockCatalog cannot undo.
 func (s *Session) blockCatalogCheck(what string) error {
 	b := s.stmt
-	if !blockCatalogKind(b) || s.tempTarget(b) || s.rec != nil && readsTemp(s.rec) {
+	if !blockCatalogKind(b) {
 		return errNotInBlock(what)
 	}
 	switch b.(type) {
@@ -191,6 +193,7 @@ func (s *Session) blockCatalog(what string, run func() (Result, error)) (Result,
 	}
 	d.base = len(tx.log)
 	d.undo = append(d.undo, u)
+	s.keepTempsForUndo()
 	res, err := run()
 	if err == nil {
 		err = refusal
@@ -388,24 +391,4 @@ func (s *Session) awaitBlock(d *txDDL) error {
 				WithHint("another session's transaction block changed the catalog: it holds the database until it ends")
 		}
 	}
-}
-
-// tempTarget reports whether b changes a session's temporary table, which
-// the session's own block handling covers (temp.go), not blockCatalog.
-func (s *Session) tempTarget(b sql.Bound) bool {
-	var names []string
-	switch b := b.(type) {
-	case *sql.CreateIndex:
-		names = []string{b.Table}
-	case *sql.AlterTable:
-		names = []string{b.Table}
-	case *sql.Drop:
-		names = b.Names
-	}
-	for _, n := range names {
-		if t := s.e.tables[n]; t != nil && t.temp {
-			return true
-		}
-	}
-	return false
 }

@@ -138,6 +138,10 @@ func (e *Engine) checkGrantableType(name string, domain bool) (builtin bool, err
 	}
 	_, catalog := catalogColumns["pg_catalog."+name]
 	if !e.typeNameTaken(name) && !catalog {
+		if isTemp(name) {
+			// Named pg_temp.x: PostgreSQL's message writes it so.
+			name = "pg_temp." + tempLabel(name)
+		}
 		return false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
 	}
 	if domain {

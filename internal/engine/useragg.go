@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -128,6 +129,10 @@ func (e *Engine) dropAggregates(d *sql.DropAggregate) (Result, error) {
 	var notices []string
 	var gone []*sql.Aggregate
 	for _, ref := range d.Aggs {
+		if ref.Missing != "" {
+			notices = append(notices, ref.Missing)
+			continue
+		}
 		sig := sql.Signature(ref.Name, ref.Args)
 		a, _ := e.aggregate(sig, ref.Name)
 		if a == nil {
@@ -135,7 +140,7 @@ func (e *Engine) dropAggregates(d *sql.DropAggregate) (Result, error) {
 				return Result{}, pgerr.New(pgerr.WrongObjectType, "function %s is not an aggregate", sql.CallSignature(ref.Name, ref.Args))
 			}
 			if d.IfExists {
-				notices = append(notices, fmt.Sprintf("aggregate %s does not exist, skipping", sql.CallSignature(ref.Name, ref.Args)))
+				notices = append(notices, fmt.Sprintf("aggregate %s does not exist, skipping", cmp.Or(ref.Written, sql.CallSignature(ref.Name, ref.Args))))
 				continue
 			}
 			return Result{}, pgerr.New(pgerr.UndefinedFunction, "aggregate %s does not exist", sql.CallSignature(ref.Name, ref.Args))

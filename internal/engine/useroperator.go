@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -88,6 +89,10 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 	var notices []string
 	var gone []*sql.Operator
 	for _, ref := range d.Ops {
+		if ref.Missing != "" {
+			notices = append(notices, ref.Missing)
+			continue
+		}
 		o := e.operator(ref.Name, ref.Schema, ref.Left, ref.Right)
 		if x, sig := e.extOperatorOf(ref.Name, ref.Left, ref.Right); o == nil && ref.Schema == "" && x != "" {
 			return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop operator %s because extension %s requires it", sig, x).
@@ -95,7 +100,7 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 		}
 		if o == nil {
 			if d.IfExists {
-				notices = append(notices, fmt.Sprintf("operator %s does not exist, skipping", ref.Name))
+				notices = append(notices, fmt.Sprintf("operator %s does not exist, skipping", cmp.Or(ref.Written, ref.Name)))
 				continue
 			}
 			l, r := "NONE", "NONE"

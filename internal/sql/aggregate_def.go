@@ -271,16 +271,25 @@ func defText(de *pg_query.DefElem) string {
 // bindDropAggregate binds DROP AGGREGATE name(argtypes) [, …].
 func (b *binder) bindDropAggregate(ds *pg_query.DropStmt) (Bound, error) {
 	d := &DropAggregate{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
+objects:
 	for _, o := range ds.Objects {
 		ow := o.GetObjectWithArgs()
 		name, err := b.functionName(ow.Objname)
 		if err != nil {
+			if n, ok := skipMissing(err, ow.Objname, nil); ok && d.IfExists {
+				d.Aggs = append(d.Aggs, FuncRef{Missing: n})
+				continue
+			}
 			return nil, err
 		}
-		ref := FuncRef{Name: name, Args: []value.Type{}}
+		ref := FuncRef{Name: name, Args: []value.Type{}, Written: nameListString(ow.Objname) + "(" + typeNameListString(dropArgTypes(ow)) + ")"}
 		for _, tn := range dropArgTypes(ow) {
 			_, t, err := b.functionType(tn)
 			if err != nil {
+				if n, ok := skipMissing(err, tn.Names, tn); ok && d.IfExists {
+					d.Aggs = append(d.Aggs, FuncRef{Missing: n})
+					continue objects
+				}
 				return nil, err
 			}
 			ref.Args = append(ref.Args, t)

@@ -1,8 +1,6 @@
 package sql
 
 import (
-	"fmt"
-
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -68,6 +66,9 @@ type DropCast struct {
 	// Missing is the notice of DROP CAST IF EXISTS of a type that does
 	// not exist ("" when both exist).
 	Missing string
+	// Written are the types as the statement wrote them, for the notice
+	// of IF EXISTS (drop_missing.go).
+	Written [2]string
 	// Builtin is set when the pair has a built-in cast.
 	Builtin bool
 }
@@ -255,11 +256,11 @@ func binaryCoercible(from, to value.Type) bool {
 
 // builtinCast reports whether PostgreSQL has a cast of its own (in
 // pg_cast) from st to tt: one between built-in types that is not an I/O
-// conversion to or from a string type.
+// conversion to or from a string type, nor an array's.
 func builtinCast(st, tt value.Type) bool {
 	user := func(t value.Type) bool { return t.Enum() != nil || t.UserRange() != nil || t.Kind == value.Record }
-	if user(st) || user(tt) || isString(st.Kind) != isString(tt.Kind) {
-		return false
+	if user(st) || user(tt) || isString(st.Kind) != isString(tt.Kind) || st.Kind.IsArray() || tt.Kind.IsArray() {
+		return false // an array's conversion is no pg_cast row
 	}
 	return value.CanCast(st.Kind, tt.Kind, true)
 }
@@ -273,13 +274,14 @@ func (b *binder) bindDropCast(ds *pg_query.DropStmt) (Bound, error) {
 		tn := it.GetTypeName()
 		key, t, dom, err := b.castType(tn)
 		if err != nil {
-			if d.IfExists && pgerr.Code(err) == pgerr.UndefinedObject {
-				d.Missing = fmt.Sprintf("type %q does not exist, skipping", typeNameText(tn))
+			if n, ok := skipMissing(err, tn.Names, tn); ok && d.IfExists {
+				d.Missing = n
 				return d, nil
 			}
 			return nil, err
 		}
 		types[i], doms[i] = t, dom
+		d.Written[i] = typeNameString(tn)
 		if i == 0 {
 			d.Source = key
 		} else {

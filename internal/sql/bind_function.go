@@ -462,18 +462,27 @@ func (b *binder) bindDropFunction(ds *pg_query.DropStmt) (Bound, error) {
 		Procedure: ds.RemoveType == pg_query.ObjectType_OBJECT_PROCEDURE}
 	routine := ds.RemoveType == pg_query.ObjectType_OBJECT_ROUTINE
 	d.Routine = routine
+objects:
 	for _, o := range ds.Objects {
 		ow := o.GetObjectWithArgs()
 		name, err := b.functionName(ow.Objname)
 		if err != nil {
+			if n, ok := skipMissing(err, ow.Objname, nil); ok && d.IfExists {
+				d.Funcs = append(d.Funcs, FuncRef{Missing: n})
+				continue
+			}
 			return nil, err
 		}
-		ref := FuncRef{Name: name, Routine: routine}
+		ref := FuncRef{Name: name, Routine: routine, Written: nameListString(ow.Objname) + "(" + typeNameListString(dropArgTypes(ow)) + ")"}
 		if !ow.ArgsUnspecified {
 			ref.Args = []value.Type{}
 			for i, tn := range dropArgTypes(ow) {
 				_, t, poly, err := b.paramType(tn)
 				if err != nil {
+					if n, ok := skipMissing(err, tn.Names, tn); ok && d.IfExists {
+						d.Funcs = append(d.Funcs, FuncRef{Missing: n})
+						continue objects
+					}
 					return nil, err
 				}
 				ref.Args = append(ref.Args, t)

@@ -229,6 +229,10 @@ type FuncRef struct {
 	// Routine is set when ALTER ROUTINE or DROP ROUTINE names it: a
 	// function or a procedure alike.
 	Routine bool
+	// Written is how DROP wrote it, name(types), for the NOTICE of IF
+	// EXISTS (drop_missing.go); Missing is that NOTICE when its schema or
+	// one of its types does not exist, and the ref names nothing.
+	Written, Missing string
 }
 
 // ArgsString prints the input types DROP names as PostgreSQL's messages

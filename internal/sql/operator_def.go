@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -73,6 +74,10 @@ type OperRef struct {
 	// Schema is the schema named ("" for none: the search path's).
 	Schema      string
 	Left, Right *value.Type
+	// Written is how DROP wrote its name, for the NOTICE of IF EXISTS
+	// (drop_missing.go); Missing is that NOTICE when its schema or one of
+	// its types does not exist, and the ref names nothing.
+	Written, Missing string
 }
 
 func (*CreateOperator) bound() {}
@@ -286,12 +291,17 @@ func (b *binder) userOperatorAmong(op string, ops []*Operator, l, r expr.Expr, b
 // bindDropOperator binds DROP OPERATOR.
 func (b *binder) bindDropOperator(ds *pg_query.DropStmt) (Bound, error) {
 	d := &DropOperator{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
+objects:
 	for _, o := range ds.Objects {
 		ow := o.GetObjectWithArgs()
-		ref := OperRef{Name: FuncName(ow.Objname[len(ow.Objname)-1:])}
+		ref := OperRef{Name: FuncName(ow.Objname[len(ow.Objname)-1:]), Written: nameListString(ow.Objname)}
 		if len(ow.Objname) > 1 {
 			if ref.Schema = FuncName(ow.Objname[:len(ow.Objname)-1]); ref.Schema == "public" {
 				ref.Schema = ""
+			}
+			if nr, ok := b.cat.(NameResolver); ok && d.IfExists && ref.Schema != "" && !systemSchema(ref.Schema) && nr.Qualifier() != nil && !nr.Qualifier().SchemaExists(ref.Schema) {
+				d.Ops = append(d.Ops, OperRef{Missing: fmt.Sprintf("schema %q does not exist, skipping", ref.Schema)})
+				continue
 			}
 		}
 		for i, a := range ow.Objargs {
@@ -301,6 +311,10 @@ func (b *binder) bindDropOperator(ds *pg_query.DropStmt) (Bound, error) {
 			}
 			_, t, err := b.functionType(tn)
 			if err != nil {
+				if n, ok := skipMissing(err, tn.Names, tn); ok && d.IfExists {
+					d.Ops = append(d.Ops, OperRef{Missing: n})
+					continue objects
+				}
 				return nil, err
 			}
 			if i == 0 && len(ow.Objargs) == 2 {

@@ -116,6 +116,16 @@ func RenameTempObjects(st *Stmt, t TempObjects) (*Stmt, error) {
 	case n.GetCreateTrigStmt() != nil:
 		ct := n.GetCreateTrigStmt()
 		ct.Funcname = rename(ct.Funcname, false)
+	case n.GetGrantStmt() != nil:
+		// GRANT | REVOKE … ON TYPE | DOMAIN names its types as lists of
+		// names, not as type names the walk below reaches.
+		if gs := n.GetGrantStmt(); gs.Objtype == pg_query.ObjectType_OBJECT_TYPE || gs.Objtype == pg_query.ObjectType_OBJECT_DOMAIN {
+			for _, o := range gs.Objects {
+				if l := o.GetList(); l != nil {
+					l.Items = rename(l.Items, true)
+				}
+			}
+		}
 	case n.GetAlterObjectSchemaStmt() != nil:
 		if names := objectNames(n.GetAlterObjectSchemaStmt().Object); names != nil {
 			if schema, _, ok := nameParts(names); ok && schema == "pg_temp" || n.GetAlterObjectSchemaStmt().Newschema == "pg_temp" {
