@@ -122,8 +122,10 @@ func polyElem(name string, ps []poly, args []value.Type) (value.Kind, bool, erro
 			ts = append(ts, value.Type{Kind: k.Elem(), Mod: -1})
 		case (p == pArray || p == pAnyArray) && k != value.Unknown:
 			return 0, false, nil
-		case p == pElem && k.IsArray():
+		case p == pElem && k.IsArray() && !k.IsVector():
 			return 0, false, nil
+		case p == pElem && k.IsVector() && !vectorElemFits(k, ps, args):
+			return 0, false, nil // a vector is only an element of its array type
 		case p == pElem && k != value.Unknown:
 			ts = append(ts, value.Type{Kind: k, Mod: -1})
 		}
@@ -136,6 +138,18 @@ func polyElem(name string, ps []poly, args []value.Type) (value.Kind, bool, erro
 		return 0, false, err
 	}
 	return t.Kind, true, nil
+}
+
+// vectorElemFits reports whether the vector kind k can be the element of
+// every array argument of a call: no other array type takes a vector as
+// its element, not even an array of the vector's own element type.
+func vectorElemFits(k value.Kind, ps []poly, args []value.Type) bool {
+	for i, p := range ps {
+		if a := args[i].Kind; (p == pArray || p == pAnyArray) && a.IsArray() && a.Elem() != k {
+			return false
+		}
+	}
+	return true
 }
 
 func polyRegister(name string, params []poly, result func(value.Kind) value.Type, make func(value.Kind) *FuncDef) {
@@ -370,7 +384,7 @@ func stringToArray(a []value.Value) (value.Value, error) {
 // t, and the result has one more dimension (stackArrays).
 func NewArrayCons(elems []Expr, t value.Type) Expr {
 	k := t.Kind
-	if len(elems) > 0 && elems[0].Type().Kind.IsArray() {
+	if len(elems) > 0 && elems[0].Type().Kind.IsArray() && elems[0].Type().Kind != k.Elem() {
 		return &Func{Def: &FuncDef{Name: "array", Eval: func(a []value.Value) (value.Value, error) {
 			return stackArrays(k, a)
 		}, Print: func(args []Expr) string { return "ARRAY[" + list(args) + "]" }}, Args: elems, T: t}

@@ -30,6 +30,11 @@ type binder struct {
 	// conflict (resultCollated).
 	conflictRefs map[*expr.Col]collState
 	cat          Catalog
+	// arraySubAggs are the array_agg calls ARRAY(subquery) is rewritten
+	// to (arraySubLink): over an int2vector or oidvector they make the
+	// vector's array type, as ARRAY(subquery) does, where array_agg
+	// itself would stack the vectors as int2 or oid arrays.
+	arraySubAggs map[*pg_query.FuncCall]bool
 	// inDefault is set while a column's or a domain's DEFAULT is bound:
 	// its session values (current_user) read the clock of the statement
 	// that inserts, which expr.WithClock gives them then.

@@ -570,7 +570,10 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		if (fn == plan.AggMin || fn == plan.AggMax) && (arg.Type().Kind == value.InternalChar || arg.Type().Kind == value.Name) {
 			call.Arg = &expr.Cast{E: arg, To: value.TextType} // "char" and name have no min or max: text's, through the implicit cast
 		}
-		if fn == plan.AggArrayAgg && arg.Type().Kind.IsVector() {
+		if fn == plan.AggArrayAgg && arg.Type().Kind.IsVector() && b.forView && !b.arraySubAggs[f] {
+			// PostgreSQL's array_agg stacks vectors into a
+			// two-dimensional array, never a valid vector: a query run
+			// once fails on its first row (value.ArrayAgg).
 			return nil, b.refuse(f.Location, "array_agg of %s is not supported", arg.Type())
 		}
 		argType = call.Arg.Type()
@@ -588,6 +591,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	t, err := call.Func.ResultType(argType)
 	if call.User != nil {
 		t, err = call.User.Result, nil
+	}
+	if fn == plan.AggArrayAgg && argType.Kind.IsVector() && b.arraySubAggs[f] {
+		t = value.ArrayType(argType.Kind)
 	}
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))

@@ -36,14 +36,16 @@ func (b *binder) bindArrayExpr(s *scope, a *pg_query.A_ArrayExpr, to value.Type)
 	if err != nil {
 		return nil, err
 	}
-	if t.Kind.IsVector() {
-		return nil, b.refuse(a.Location, "arrays of %s are not supported", t)
-	}
 	if t.Kind == value.Void || t.Kind.IsValueless() {
 		return nil, b.stmt.errf(a.Location, pgerr.UndefinedObject, "could not find array type for data type %s", t)
 	}
 	if t.Kind == value.ArrayOf(value.Record) {
 		return expr.NewArrayCons(es, t), nil // keeping its records' type
+	}
+	if t.Kind.IsVector() {
+		// A vector has an array type of its own: ARRAY[v, …] is a
+		// one-dimensional int2vector[], not a stack of int2 arrays.
+		return expr.NewArrayCons(es, value.ArrayType(t.Kind)), nil
 	}
 	if t.Kind.IsArray() {
 		return b.arrayOfDomain(s, es, expr.NewArrayCons(es, value.Type{Kind: t.Kind, Mod: -1})), nil
@@ -330,6 +332,10 @@ func (b *binder) arrayConcat(l, r expr.Expr, loc int32) (expr.Expr, bool, error)
 	lk, rk := l.Type().Kind, r.Type().Kind
 	var fn string
 	switch {
+	case rk.IsVector() && lk.Elem() == rk:
+		fn = "array_append" // int2vector[] || int2vector: the vector is an element
+	case lk.IsVector() && rk.Elem() == lk:
+		fn = "array_prepend"
 	case lk.IsArray() && (rk.IsArray() || rk == value.Unknown):
 		fn = "array_cat"
 	case lk.IsArray():
@@ -406,6 +412,10 @@ func (b *binder) arraySubLink(sl *pg_query.SubLink) (*pg_query.SubLink, error) {
 	}
 	rt.Name = "?x?"
 	agg := outer.TargetList[0].GetResTarget().Val.GetCoalesceExpr().Args[0].GetFuncCall()
+	if b.arraySubAggs == nil {
+		b.arraySubAggs = map[*pg_query.FuncCall]bool{}
+	}
+	b.arraySubAggs[agg] = true
 	ref := func(col string) *pg_query.Node {
 		return &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
 			Fields: []*pg_query.Node{pg_query.MakeStrNode("?a?"), pg_query.MakeStrNode(col)}, Location: sl.Location}}}

@@ -339,11 +339,6 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 		return value.Type{}, pgerr.Wrap(err).At(b.stmt.SQL, int(tn.Location))
 	}
 	if len(tn.ArrayBounds) > 0 {
-		if t.Kind.IsVector() {
-			// A vector is an array already: an array of them would read
-			// its elements as arrays' elements, not as vectors.
-			return value.Type{}, b.refuse(tn.Location, "arrays of %s are not supported", t)
-		}
 		if t.Kind == value.Void || t.Kind.IsValueless() {
 			return value.Type{}, b.stmt.errf(tn.Location, pgerr.UndefinedObject, "type \"%s[]\" does not exist", t)
 		}

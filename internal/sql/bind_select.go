@@ -145,13 +145,13 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 	// A set operation's columns are none of its operands', of a domain
 	// where both are.
 	lc, rc := l.Columns(), r.Columns()
-	b.originOut = b.setOpOrigins(lorig, b.originOut, lc, rc)
+	llit, rlit := literalColumns(sel.Larg, len(lc)), literalColumns(sel.Rarg, len(rc))
+	b.originOut = b.setOpOrigins(lorig, b.originOut, lc, rc, llit, rlit)
 	loc := b.keyword(strings.ToLower(word), 0)
 	if len(lc) != len(rc) {
 		return nil, b.refuseCode(pgerr.SyntaxError, loc, "each %s query must have the same number of columns", word)
 	}
 	cols := make([]plan.Column, len(lc))
-	llit, rlit := literalColumns(sel.Larg, len(lc)), literalColumns(sel.Rarg, len(rc))
 	for i := range lc {
 		t, err := setOpType(lc[i].Type, rc[i].Type, llit[i], rlit[i], word)
 		if err != nil {
@@ -165,7 +165,7 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 	if err := b.setOpCollations(sel, l, r); err != nil {
 		return nil, err
 	}
-	l, r = castLiterals(l, cols, llit), castLiterals(r, cols, rlit)
+	l, r = castLiterals(l, cols, llit, b.originOut), castLiterals(r, cols, rlit, b.originOut)
 	if l, err = b.castColumns(l, cols); err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ func setOpConvert(lt, rt, t value.Type, word string) error {
 // castLiterals converts the untyped-literal columns (lit) of a branch,
 // bound as text, to the set operation's column types, as the literal's
 // input would be read: '2' becomes the integer 2.
-func castLiterals(p plan.Node, cols []plan.Column, lit []bool) plan.Node {
+func castLiterals(p plan.Node, cols []plan.Column, lit []bool, origins []Origin) plan.Node {
 	in := p.Columns()
 	exprs := make([]expr.Expr, len(in))
 	out := make([]plan.Column, len(in))
@@ -77,6 +77,11 @@ func castLiterals(p plan.Node, cols []plan.Column, lit []bool) plan.Node {
 		exprs[i], out[i] = &expr.Col{Idx: i, T: c.Type, Name: c.Name}, c
 		if i < len(lit) && lit[i] && c.Type != cols[i].Type {
 			exprs[i], out[i].Type = &expr.Cast{E: exprs[i], To: cols[i].Type, Explicit: true}, cols[i].Type
+			if i < len(origins) && origins[i].Domain.Elem() != nil {
+				// A literal beside an array of a domain is read as one
+				// (setOpOrigins): each element checked.
+				exprs[i] = &expr.DomainCheck{E: exprs[i], Domain: origins[i].Domain}
+			}
 			changed = true
 		}
 	}

@@ -154,13 +154,19 @@ func (b *binder) columnDomains(origins []Origin, cols []plan.Column) []*expr.Dom
 // its operands' columns: the domain of a column whose operands' columns
 // are both of it, or the left one's array type of a domain over an
 // array of the same type (sameDomain).
-func (b *binder) setOpOrigins(l, r []Origin, lt, rt []plan.Column) []Origin {
+func (b *binder) setOpOrigins(l, r []Origin, lt, rt []plan.Column, llit, rlit []bool) []Origin {
 	var out []Origin
 	typed := func(o Origin) bool { return o.Rel != "" || o.Typed || o.Domain != nil }
 	for i := 0; i < len(l) && i < len(r); i++ {
 		d := b.originDomain(l[i])
 		switch rd := b.originDomain(r[i]); {
+		case d == nil && i < len(llit) && llit[i] && rd.Elem() != nil:
+			// An untyped literal takes the other operand's array of a
+			// domain, which is no domain PostgreSQL reduces to its base
+			// type (select_common_type); a scalar domain it reduces.
+			d = rd
 		case d == nil || rd == d:
+		case d.Elem() != nil && i < len(rlit) && rlit[i]:
 		case d.Elem() != nil && typed(r[i]) && i < len(lt) && i < len(rt) && lt[i].Type.Kind == rt[i].Type.Kind:
 			// d[] over its base array type or another domain's: the
 			// first operand's, as sameDomain.

@@ -126,6 +126,25 @@ func compareArrays(a, b Value) int {
 // (a proper prefix of an array sorts first, as in compareArrays), then
 // the shape of a non-empty array (appendArrayShapeKey).
 func appendArrayKey(buf []byte, v Value) []byte {
+	vectors := v.kind.Elem().IsVector()
+	for _, e := range v.Elems() {
+		if vectors && e.kind != Unknown {
+			buf = appendVectorKey(append(buf, 1), e)
+			continue
+		}
+		buf = appendScalarKey(append(buf, 1), e)
+	}
+	return appendArrayShapeKey(append(buf, 0), v)
+}
+
+// appendVectorKey is the key of an int2vector or oidvector, an element of
+// an int2vector[] or oidvector[] too: an oidvector's length first, as
+// oidvectorcmp orders, then its elements, which are scalars, as
+// appendArrayKey writes them.
+func appendVectorKey(buf []byte, v Value) []byte {
+	if v.kind == OidVector {
+		buf = binary.BigEndian.AppendUint32(buf, uint32(v.n))
+	}
 	for _, e := range v.Elems() {
 		buf = appendScalarKey(append(buf, 1), e)
 	}
@@ -213,6 +232,11 @@ func ArrayAgg(k Kind, vals []Value, ofArrays bool) (Value, error) {
 	}
 	if len(vals) == 0 {
 		return Null, nil
+	}
+	if k.IsVector() {
+		// array_agg(int2vector) is array_agg(anyarray) returning the
+		// vector's type, whose check rejects the stacked result.
+		return Null, pgerr.New(pgerr.DatatypeMismatch, "array is not a valid %s", k)
 	}
 	return NewArrayDims(k, elems, append([]Dim{{Len: len(vals), Lower: 1}}, inner...)), nil
 }

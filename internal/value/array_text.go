@@ -65,6 +65,8 @@ func appendArray(buf []byte, v Value, st TextStyle, z Zone) []byte {
 		switch e.kind {
 		case Record:
 			tmp = appendRecord(tmp[:0], e, st, z)
+		case Int2Vector, OidVector:
+			tmp = appendVector(tmp[:0], e)
 		case Interval:
 			tmp = AppendIntervalStyle(tmp[:0], e.Span(), st)
 		case TimestampTZ, TSTZRange, TSTZMultirange, Date, Timestamp, Bytea, DateRange, TSRange, DateMultirange, TSMultirange,

@@ -70,9 +70,8 @@ func AppendKey(buf []byte, v Value) []byte {
 	if v.kind == Record || v.kind == ArrayOf(Record) {
 		return appendRecordKey(buf, v) // before arrays: its elements are records
 	}
-	if v.kind == OidVector {
-		// The length first, as oidvectorcmp orders.
-		return appendArrayKey(binary.BigEndian.AppendUint32(buf, uint32(v.n)), v)
+	if v.kind.IsVector() {
+		return appendVectorKey(buf, v)
 	}
 	if v.kind.IsArray() {
 		return appendArrayKey(buf, v)

@@ -302,10 +302,34 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 	if t, ok, err := bytesTypeFromName(n, mods); ok {
 		return t, err
 	}
+	if t, ok := arrayTypeByName(n, mods); ok {
+		return t, nil
+	}
 	if unsupportedTypes[n] {
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", n)
 	}
 	return Type{}, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
+}
+
+// arrayTypeByName resolves a built-in array type by its pg_type name, an
+// underscore before its element type's (_int4, _int2vector), as
+// PostgreSQL reads it; a modifier is its element's (_varchar(3)).
+func arrayTypeByName(n string, mods []int32) (Type, bool) {
+	elem, ok := strings.CutPrefix(n, "_")
+	if !ok {
+		return Type{}, false
+	}
+	for _, b := range BuiltinTypes {
+		if b.Name != elem || b.ArrayOID == 0 || b.Kind == Record {
+			continue
+		}
+		t, err := TypeFromName(b.Name, mods)
+		if err != nil || t.Kind != b.Kind {
+			return Type{}, false
+		}
+		return ArrayTypeOf(t), true
+	}
+	return Type{}, false
 }
 
 // unsupportedTypes are PostgreSQL's built-in types that deltaview does not
