@@ -19,3 +19,11 @@ func TestPsqlOperatorFamilySupportFunctions(t *testing.T) {
 	comparePsql(t, "", []string{`\dAp btree record_ops`, `\dAp+ btree record_image_ops`, `\dAp btree array_ops`,
 		`\dAp hash array_ops`, `\dAp hash integer_ops`, `\dAp+ hash text_ops`, `\dAo btree record_image_ops`})
 }
+
+// TestPsqlSupportFunctionsOfRangesAndEqualImage compares psql's \dAp of
+// families whose comparison, in_range and equal image functions pg_proc
+// lists (range_cmp, multirange_cmp, enum_cmp, in_range, btequalimage).
+func TestPsqlSupportFunctionsOfRangesAndEqualImage(t *testing.T) {
+	comparePsql(t, "", []string{`\dAp btree range_ops`, `\dAp btree multirange_ops`, `\dAp btree enum_ops`,
+		`\dAp+ btree interval_ops`, `\dAp btree time*`, `\dAp btree bool_ops`, `\dAp hash *range_ops`})
+}

@@ -268,12 +268,13 @@ func writeBuiltins(t *testing.T) {
 }
 
 // supportOverArrays reports whether args are those of an index support
-// function over arrays or ranges (btarraycmp(anyarray, anyarray),
-// hash_array, hash_range), which the sweep leaves out: the catalog lists
-// it when it binds over integer[] or int4range.
+// function over arrays, ranges, multiranges or enums (btarraycmp(anyarray,
+// anyarray), hash_array, hash_range, enum_cmp), which the sweep leaves
+// out: the catalog lists it when it binds over integer[], int4range,
+// int4multirange or builtinEnum.
 func supportOverArrays(args []string) bool {
 	for _, a := range args {
-		if a != "anyarray" && a != "anyrange" && a != "bigint" {
+		if a != "anyarray" && a != "anyrange" && a != "anymultirange" && a != "anyenum" && a != "bigint" {
 			return false
 		}
 	}
@@ -307,8 +308,12 @@ func builtinCallOf(p *expr.BuiltinProc, pseudo map[string]bool) string {
 		switch {
 		case strings.Contains(a, "array"):
 			args[i] = "integer[]"
+		case strings.Contains(a, "multirange"):
+			args[i] = "int4multirange"
 		case strings.Contains(a, "range"):
 			args[i] = "int4range"
+		case a == "anyenum":
+			args[i] = builtinEnum
 		case pseudo[a]:
 			args[i] = "integer"
 		}

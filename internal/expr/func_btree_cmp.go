@@ -18,6 +18,9 @@ import (
 func init() {
 	I2, I4, I8, F4, F8 := value.Int2, value.Int4, value.Int8, value.Float4, value.Float8
 	cmp := func(name string, l, r value.Kind, f func(a, b value.Value) int) {
+		if l == r {
+			btreeCmps[l] = f
+		}
 		strict(name, kinds(l, r), value.Int4Type, func(a []value.Value) (value.Value, error) {
 			return int4(int64(f(a[0], a[1]))), nil
 		})
@@ -51,6 +54,7 @@ func init() {
 		return memcmpDiff(a.Str(), b.Str())
 	}
 	cmp("bttextcmp", value.Text, value.Text, text)
+	btreeCmps[value.Varchar] = text
 	cmp("bttext_pattern_cmp", value.Text, value.Text, func(a, b value.Value) int { return memcmpDiff(a.Str(), b.Str()) })
 	bpchar := func(a, b value.Value) int {
 		a = value.NewText(value.Char, strings.TrimRight(a.Str(), " ")).Collated(a.CollationID())
@@ -109,6 +113,21 @@ func init() {
 		c, err := recordCmp(a[0], a[1])
 		return int4(int64(c)), err
 	})
+}
+
+// btreeCmps are the comparison support functions of the built-in types
+// by kind, with their numbers, which range_cmp gives for a range's
+// bounds (btint2cmp's difference for a range over smallint, bttextcmp's
+// for one over text).
+var btreeCmps = map[value.Kind]func(a, b value.Value) int{}
+
+// subtypeCmp is the comparison support function of a's and b's type:
+// btreeCmps' when it has one, else -1, 0 or 1.
+func subtypeCmp(a, b value.Value) int {
+	if f, ok := btreeCmps[a.Kind()]; ok && a.Kind() == b.Kind() {
+		return f(a, b)
+	}
+	return value.Compare(a, b)
 }
 
 // cmpSign is -1, 0 or 1 as a is below, equal to or above b (cmp.Compare

@@ -20,6 +20,7 @@ func multirangeFuncs(rt value.Type, add func(*FuncDef)) {
 	}
 	_, cons := constructors(rt)
 	hashRangeFuncs(m, add)
+	rangeCmpFuncs(m, add)
 	build := func(a []value.Value) (value.Value, error) {
 		for _, r := range a {
 			if r.IsNull() {

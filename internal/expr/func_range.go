@@ -33,6 +33,7 @@ func rangeFuncs(rt value.Type, add func(*FuncDef)) {
 	}
 	cons, _ := constructors(rt)
 	hashRangeFuncs(k, add)
+	rangeCmpFuncs(k, add)
 	add(&FuncDef{Name: cons, Params: kinds(e, e), Result: rt,
 		Eval: func(a []value.Value) (value.Value, error) { return makeRange(k, a[0], a[1], "[)") }})
 	add(&FuncDef{Name: cons, Params: kinds(e, e, value.Text), Result: rt,

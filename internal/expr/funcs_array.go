@@ -26,6 +26,7 @@ const (
 	pIntArray             // integer[]
 	pBigint               // bigint
 	pAnyArray             // anyarray: every such argument of one element type
+	pEnum                 // anyenum: every such argument of one enum type
 )
 
 // polySig is one signature of a polymorphic function; make returns the
@@ -83,6 +84,8 @@ func resolvePoly(name string, args []value.Type) (def *FuncDef, params []value.T
 				params[i] = value.ArrayType(value.Int4)
 			case pBigint:
 				params[i] = value.Int8Type
+			case pEnum:
+				params[i] = value.Type{Kind: value.Enum, Mod: -1} // enumTypes gives it the arguments' type
 			case pText:
 				params[i] = keep(args[i], value.Text)
 				if args[i].Kind.IsString() {
@@ -109,6 +112,7 @@ func polyElem(name string, ps []poly, args []value.Type) (value.Kind, bool, erro
 	var ts []value.Type
 	var exact value.Kind // the element type of the anyarray arguments
 	seen := false
+	var enum value.Type // the type of the anyenum arguments
 	for i, p := range ps {
 		k := args[i].Kind
 		switch {
@@ -122,6 +126,14 @@ func polyElem(name string, ps []poly, args []value.Type) (value.Kind, bool, erro
 			ts = append(ts, value.Type{Kind: k.Elem(), Mod: -1})
 		case (p == pArray || p == pAnyArray) && k != value.Unknown:
 			return 0, false, nil
+		case p == pEnum && k == value.Enum:
+			if enum.Kind == value.Enum && args[i].Mod != enum.Mod {
+				return 0, false, nil // two enum types
+			}
+			enum = args[i]
+			ts = append(ts, args[i])
+		case p == pEnum && k != value.Unknown:
+			return 0, false, nil
 		case p == pElem && k.IsArray() && !k.IsVector():
 			return 0, false, nil
 		case p == pElem && k.IsVector() && !vectorElemFits(k, ps, args):
@@ -129,6 +141,9 @@ func polyElem(name string, ps []poly, args []value.Type) (value.Kind, bool, erro
 		case p == pElem && k != value.Unknown:
 			ts = append(ts, value.Type{Kind: k, Mod: -1})
 		}
+	}
+	if len(ts) == 0 && slices.Contains(ps, pEnum) {
+		return 0, false, nil // untyped literals are no enum's labels: no such function
 	}
 	if len(ts) == 0 {
 		return 0, false, pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
