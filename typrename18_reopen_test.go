@@ -27,3 +27,20 @@ INSERT INTO t (x) VALUES ('q')`)
 		{"SELECT 'p'::dd::text", "[[p]]"},
 	})
 }
+
+// TestTyprename18AggOpReopen: an aggregate and an operator over an enum
+// renamed come back from the file under the type's new name.
+func TestTyprename18AggOpReopen(t *testing.T) {
+	db := reopenedFileDB(t, "typrename18a.db", `CREATE TYPE e AS ENUM ('a', 'b', 'c');
+CREATE FUNCTION amax(s e, x e) RETURNS e LANGUAGE sql IMMUTABLE AS 'SELECT greatest(s, x)';
+CREATE AGGREGATE agg(e) (sfunc = amax, stype = e);
+CREATE FUNCTION aeq(x e, y int) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT x::text = y::text';
+CREATE OPERATOR === (leftarg = e, rightarg = int, function = aeq);
+ALTER TYPE e RENAME TO e2`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT agg(x)::text FROM (VALUES ('a'::e2), ('c')) v(x)", "[[c]]"},
+		{"SELECT 'a'::e2 === 1", "[[f]]"},
+		{"SELECT 'agg(e2)'::regprocedure::text", "[[agg(e2)]]"},
+	})
+}

@@ -180,6 +180,7 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 	var tables map[string]string
 	var routines []routineTypeRename // the routines naming the domain
 	var rebuild []string             // the materialized views calling them
+	var aggops []keptTextRename      // the aggregates and operators naming it
 	if renamed {
 		if views := e.domainViews(ad.Name); len(views) > 0 {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename domain %s: view %s names it", ad.Name, views[0]).
@@ -192,6 +193,9 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 		routines, err = e.routineTypeRenames(ad.Name, ad.Def.Name, func(p sql.FuncParam) bool { return ofDomain(p.Domain, d) },
 			func(f *sql.Function, i int) bool { return i < len(f.ColDomains) && ofDomain(f.ColDomains[i], d) })
 		if err != nil {
+			return Result{}, err
+		}
+		if aggops, err = e.aggOpTypeRenames(ad.Name, ad.Def.Name); err != nil {
 			return Result{}, err
 		}
 		rebuild = e.routineCallerViews(routines)
@@ -238,6 +242,9 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 			return Result{}, err
 		}
 		if err := e.applyRoutineTypeRenames(routines); err != nil {
+			return Result{}, err
+		}
+		if err := e.applyAggOpTypeRenames(aggops); err != nil {
 			return Result{}, err
 		}
 	}

@@ -253,6 +253,10 @@ func (e *Engine) renameTypeOnly(r *sql.RenameType, typeofs []string) (Result, []
 	if err != nil {
 		return Result{}, nil, err
 	}
+	aggops, err := e.aggOpTypeRenames(r.Name, r.New)
+	if err != nil {
+		return Result{}, nil, err
+	}
 	if err := e.refuseTypeofWatched(r.Name, typeofs); err != nil {
 		return Result{}, nil, err
 	}
@@ -285,7 +289,10 @@ func (e *Engine) renameTypeOnly(r *sql.RenameType, typeofs []string) (Result, []
 		undo()
 		return Result{}, nil, err
 	}
-	return Result{Tag: "ALTER TYPE"}, typeofs, e.applyRoutineTypeRenames(routines)
+	if err := e.applyRoutineTypeRenames(routines); err != nil {
+		return Result{}, nil, err
+	}
+	return Result{Tag: "ALTER TYPE"}, typeofs, e.applyAggOpTypeRenames(aggops)
 }
 
 // refuseRenameInUse refuses to rename a type, or one of its labels, that
