@@ -179,6 +179,8 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 	renamed := ad.Def.Name != ad.Name
 	var tables map[string]string
 	var routines []routineTypeRename // the routines naming the domain
+	var rebuild []string             // the materialized views calling them
+	var aggops []keptTextRename      // the aggregates and operators naming it
 	if renamed {
 		if views := e.domainViews(ad.Name); len(views) > 0 {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename domain %s: view %s names it", ad.Name, views[0]).
@@ -191,6 +193,13 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 		routines, err = e.routineTypeRenames(ad.Name, ad.Def.Name, func(p sql.FuncParam) bool { return ofDomain(p.Domain, d) },
 			func(f *sql.Function, i int) bool { return i < len(f.ColDomains) && ofDomain(f.ColDomains[i], d) })
 		if err != nil {
+			return Result{}, err
+		}
+		if aggops, err = e.aggOpTypeRenames(ad.Name, ad.Def.Name); err != nil {
+			return Result{}, err
+		}
+		rebuild = e.routineCallerViews(routines)
+		if err := e.refuseCallersWatched(ad.Name, rebuild); err != nil {
 			return Result{}, err
 		}
 		if _, ok := e.domains.byName[ad.Def.Name]; ok || e.relationExists(ad.Def.Name) {
@@ -235,12 +244,17 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 		if err := e.applyRoutineTypeRenames(routines); err != nil {
 			return Result{}, err
 		}
+		if err := e.applyAggOpTypeRenames(aggops); err != nil {
+			return Result{}, err
+		}
 	}
 	res := Result{Tag: map[bool]string{false: "ALTER DOMAIN", true: "ALTER TYPE"}[ad.AsType]}
 	if ad.Notice != "" {
 		res.Notices = []string{ad.Notice}
 	}
-	return res, nil
+	notices, err := e.rebuildTypeofReaders(ad.Def.Name, rebuild)
+	res.Notices = append(res.Notices, notices...)
+	return res, err
 }
 
 // saveDomain records d, named old until now, in the store.

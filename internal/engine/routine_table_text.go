@@ -23,6 +23,9 @@ func (e *Engine) userFuncTypes(name string, args []value.Type) ([]value.Type, va
 		ps := make([]value.Type, len(f.Params))
 		for i, p := range f.Params {
 			ps[i] = value.Type{Kind: p.Type.Kind, Mod: -1}
+			if p.Type.Enum() != nil {
+				ps[i] = p.Type // its name, which a constant's cast prints
+			}
 		}
 		return ps
 	}

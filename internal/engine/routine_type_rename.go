@@ -20,8 +20,9 @@ import (
 // in the store under its signature) are written again with the type's new
 // name, and the routine is keyed anew. A body given as a string is kept
 // as written, as PostgreSQL keeps it: one naming the old type fails when
-// called, as there. A routine that a view, a default, a check or a cast
-// calls is refused (0A000): their bound calls hold its old signature.
+// called, as there. The calls that views, defaults and checks make of it
+// follow (routine_type_rename_calls.go); a routine a cast calls is
+// refused (0A000), as the cast is keyed by its types' names.
 
 // routineTypeRename is one routine whose statements name the renamed
 // type: its signature before the rename and its statements after it.
@@ -52,21 +53,9 @@ func (e *Engine) routineTypeRenames(key, newKey string, names func(p sql.FuncPar
 			if !named {
 				continue
 			}
-			refuse := func(what string) error {
-				return pgerr.New(pgerr.FeatureNotSupported, "cannot rename type %s: %s calls %s %s, which names it", key, what, routineKind(nil, f.Procedure), sig).
-					WithHint("drop it, rename the type, then create it again")
-			}
-			if vs := e.callers(sig); len(vs) > 0 {
-				return nil, refuse(e.kindName(vs[0]) + " " + vs[0])
-			}
-			if tc := e.tableCallers(sig); len(tc) > 0 {
-				return nil, refuse(tc[0].describe())
-			}
-			if d := e.domainCalling(sig); d != "" {
-				return nil, refuse("domain " + d)
-			}
 			if cs := e.castsCalling(sig); len(cs) > 0 {
-				return nil, refuse(cs[0].Describe())
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot rename type %s: %s calls %s %s, which names it", key, cs[0].Describe(), routineKind(nil, f.Procedure), sig).
+					WithHint("drop it, rename the type, then create it again")
 			}
 			g := *f
 			g.Compiled = nil
@@ -116,33 +105,42 @@ func (e *Engine) routineTypeRenames(key, newKey string, names func(p sql.FuncPar
 	return out, nil
 }
 
-// domainCalling names a domain whose default or check calls the routine
-// of signature sig; "" for none.
-func (e *Engine) domainCalling(sig string) string {
-	for _, name := range sortedKeys(e.domains.byName) {
-		def := e.domains.byName[name].Def()
-		if def.Default != nil && callsSig(def.Default, sig) {
-			return name
+// putRoutineTypeRenames puts the routines rs, written again, in their
+// places, so that what binds while the type is renamed calls them with
+// the type's new name; the returned func puts back those they replaced.
+func (e *Engine) putRoutineTypeRenames(rs []routineTypeRename) (undo func()) {
+	before := map[string][]*sql.Function{}
+	for _, r := range rs {
+		fns := e.funcs[r.f.Name]
+		if _, ok := before[r.f.Name]; !ok {
+			before[r.f.Name] = fns
 		}
-		for _, ch := range def.Checks {
-			if callsSig(ch.Expr, sig) {
-				return name
-			}
+		// A copy: a transaction block's image keeps the routine it had.
+		fns = slices.Clone(fns)
+		if i := slices.Index(fns, r.f); i >= 0 {
+			fns[i] = r.g
+			e.funcs[r.f.Name] = fns
 		}
 	}
-	return ""
+	return func() {
+		for name, fns := range before {
+			e.funcs[name] = fns
+		}
+	}
 }
 
 // applyRoutineTypeRenames keys the routines rs anew once the type is
 // renamed, and keeps their statements, in the catalog and the store.
 func (e *Engine) applyRoutineTypeRenames(rs []routineTypeRename) error {
+	moves := map[string]string{}
 	for _, r := range rs {
-		// A copy: a transaction block's image keeps the routine it had.
-		fns := slices.Clone(e.funcs[r.f.Name])
-		if i := slices.Index(fns, r.f); i >= 0 {
-			fns[i] = r.g
-			e.funcs[r.f.Name] = fns
+		if newSig := r.g.Signature(); newSig != r.sig {
+			moves[r.sig] = newSig
 		}
+	}
+	e.rekeyRoutineCalls(moves)
+	e.putRoutineTypeRenames(rs)
+	for _, r := range rs {
 		newSig := r.g.Signature()
 		if r.text == "" {
 			continue // not kept (a session's temporary routine)

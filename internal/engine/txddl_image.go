@@ -49,6 +49,7 @@ type catalogImage struct {
 	userTypes    map[string]value.Type
 	enums        map[string]*value.EnumDesc
 	recordNames  map[value.Type]string // a composite type's name, which RENAME TO changes in place
+	rangeNames   map[value.Type]string // a range or multirange type's name, as recordNames
 	composites   map[string]*sql.CompositeType
 	restoreOIDs  map[string][2]uint32
 	typeUses     map[string][]string
@@ -188,6 +189,14 @@ func (e *Engine) takeImage() *catalogImage {
 			im.enums[name] = d
 		}
 	}
+	for _, t := range e.userTypes {
+		if d := t.UserRange(); d != nil && (t.Kind == value.UserRange || t.Kind == value.UserMultirange) {
+			if im.rangeNames == nil {
+				im.rangeNames = map[value.Type]string{}
+			}
+			im.rangeNames[t] = map[bool]string{true: d.Name, false: d.MultiName}[t.Kind == value.UserRange]
+		}
+	}
 	for _, ct := range e.composites {
 		if d := ct.Type.RecordDesc(); d != nil {
 			if im.recordNames == nil {
@@ -254,6 +263,9 @@ func (e *Engine) restoreImage(im *catalogImage) {
 	}
 	for t, name := range im.recordNames {
 		value.RenameCompositeType(t, name)
+	}
+	for t, name := range im.rangeNames {
+		value.RenameRangeType(t, name)
 	}
 	for r, c := range im.rlsCats {
 		r.enabled, r.forced, r.policies = c.enabled, c.forced, c.policies

@@ -67,6 +67,7 @@ var derivedImage = map[string]bool{
 	"tableCats": true, "seqCats": true, "enums": true, "rlsCats": true,
 	"schemaCats": true, "roleCats": true, "sharedCats": true, "objs": true,
 	"recordNames": true, // names of composite types the value package interns
+	"rangeNames":  true, // names of range types the value package interns
 }
 
 // expanded are the Engine's struct fields whose fields are named one by one.

@@ -217,51 +217,65 @@ func (e *Engine) alterEnum(a *sql.AlterEnum) (Result, error) {
 
 func (e *Engine) renameType(r *sql.RenameType) (Result, error) {
 	typeofs := e.typeofReaders(r.Name)
-	res, err := e.renameTypeOnly(r, typeofs)
+	res, rebuild, err := e.renameTypeOnly(r, typeofs)
 	if err != nil {
 		return res, err
 	}
-	notices, err := e.rebuildTypeofReaders(r.New, typeofs)
+	notices, err := e.rebuildTypeofReaders(r.New, rebuild)
 	res.Notices = append(res.Notices, notices...)
 	return res, err
 }
 
 // renameTypeOnly renames the type; typeofs are the materialized views
-// that print its name, which the caller builds again.
-func (e *Engine) renameTypeOnly(r *sql.RenameType, typeofs []string) (Result, error) {
+// that print its name. It returns them with those that call a routine
+// keyed anew, which the caller builds again.
+func (e *Engine) renameTypeOnly(r *sql.RenameType, typeofs []string) (Result, []string, error) {
 	t, err := e.userType(r.Name)
 	if err != nil {
-		return Result{}, err
+		return Result{}, nil, err
 	}
 	if _, composite := e.composites[r.New]; t.Kind == value.Record && (composite || e.relationExists(r.New)) {
 		// A composite type is renamed as the relation PostgreSQL keeps it.
-		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", r.New)
+		return Result{}, nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", r.New)
 	}
 	if e.typeNameTaken(r.New) {
-		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(r.New))
+		return Result{}, nil, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(r.New))
 	}
 	if t.Enum() == nil && t.UserRange() == nil && t.Kind != value.Record {
 		if err := e.refuseRenameInUse(r.Name, t, "RENAME TO"); err != nil {
-			return Result{}, err
+			return Result{}, nil, err
 		}
 	}
 	if err := e.refuseAtomicBodyNaming(r.Name, r.New); err != nil {
-		return Result{}, err
-	}
-	if err := e.refuseTypeofWatched(r.Name, typeofs); err != nil {
-		return Result{}, err
+		return Result{}, nil, err
 	}
 	routines, err := e.routineTypeRenames(r.Name, r.New, typeParam(t), typeResult(t))
 	if err != nil {
-		return Result{}, err
+		return Result{}, nil, err
+	}
+	aggops, err := e.aggOpTypeRenames(r.Name, r.New)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	if err := e.refuseTypeofWatched(r.Name, typeofs); err != nil {
+		return Result{}, nil, err
+	}
+	if callers := e.routineCallerViews(routines); len(callers) > 0 {
+		if err := e.refuseCallersWatched(r.Name, callers); err != nil {
+			return Result{}, nil, err
+		}
+		typeofs = e.viewsOver(append(slices.Clone(typeofs), callers...))
 	}
 	if err := e.moveObjectComments(r.Name, r.New, "type"); err != nil {
-		return Result{}, err
+		return Result{}, nil, err
 	}
+	// The views bound again with the type renamed call the routines as
+	// written again.
+	undo := e.putRoutineTypeRenames(routines)
 	switch {
 	case t.Kind == value.Record:
 		if err := e.moveComments(r.Name, r.New); err != nil { // its attributes'
-			return Result{}, err
+			return Result{}, nil, err
 		}
 		err = e.renameComposite(r.Name, r.New)
 	case t.UserRange() != nil:
@@ -272,9 +286,13 @@ func (e *Engine) renameTypeOnly(r *sql.RenameType, typeofs []string) (Result, er
 		}
 	}
 	if err != nil {
-		return Result{}, err
+		undo()
+		return Result{}, nil, err
 	}
-	return Result{Tag: "ALTER TYPE"}, e.applyRoutineTypeRenames(routines)
+	if err := e.applyRoutineTypeRenames(routines); err != nil {
+		return Result{}, nil, err
+	}
+	return Result{Tag: "ALTER TYPE"}, typeofs, e.applyAggOpTypeRenames(aggops)
 }
 
 // refuseRenameInUse refuses to rename a type, or one of its labels, that
