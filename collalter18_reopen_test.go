@@ -1,0 +1,42 @@
+package deltaview_test
+
+import "testing"
+
+// TestCollAlter18RenameReopen: a collation renamed and moved to another
+// schema while a column's own COLLATE, a check, a default, an index and
+// views name it comes back from the file under its new name, the
+// objects working as before; a rename rolled back leaves the file as it
+// was.
+func TestCollAlter18RenameReopen(t *testing.T) {
+	db := reopenedFileDB(t, "collalter18.db", `CREATE COLLATION ca_de (provider = icu, locale = 'de');
+CREATE SCHEMA ca_s;
+CREATE TABLE ca_t (a text COLLATE ca_de, b text DEFAULT ('x' COLLATE ca_de), CHECK (b COLLATE ca_de > 'a'));
+CREATE INDEX ca_ti ON ca_t (b COLLATE ca_de);
+CREATE VIEW ca_v AS SELECT a, b COLLATE ca_de AS bc FROM ca_t WHERE b COLLATE ca_de < 'z';
+CREATE MATERIALIZED VIEW ca_mv AS SELECT a, b COLLATE ca_de AS bc FROM ca_t;
+INSERT INTO ca_t VALUES ('b', 'b'), ('B', 'c'), ('a', 'C');
+ALTER COLLATION ca_de RENAME TO ca_de2;
+ALTER COLLATION ca_de2 SET SCHEMA ca_s;
+BEGIN;
+ALTER COLLATION ca_s.ca_de2 RENAME TO ca_de3;
+ROLLBACK`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT a.attname, c.collname FROM pg_attribute a JOIN pg_collation c ON c.oid = a.attcollation WHERE a.attrelid IN ('ca_t'::regclass, 'ca_mv'::regclass) AND a.attnum > 0 ORDER BY a.attrelid::regclass::text, a.attnum", "[[a ca_de2] [bc ca_de2] [a ca_de2] [b default]]"},
+		{"SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'ca_t'::regclass", "[['x' COLLATE ca_s.ca_de2]]"},
+		{"SELECT pg_get_indexdef('ca_ti'::regclass)", "[[CREATE INDEX ca_ti ON public.ca_t USING btree (b COLLATE ca_s.ca_de2)]]"},
+		{"SELECT count(*) FROM regexp_matches(pg_get_viewdef('ca_v'), 'COLLATE ca_s.ca_de2\\M', 'g')", "[[2]]"},
+		{"SELECT string_agg(a, ',' ORDER BY a) FROM ca_t", "[[a,b,B]]"},
+		{"SELECT string_agg(bc, ',' ORDER BY bc) FROM ca_v", "[[b,c,C]]"},
+	})
+	if err := db.Exec("INSERT INTO ca_t (a) VALUES ('e')"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec("INSERT INTO ca_t VALUES ('A', 'a')"); err == nil {
+		t.Fatal("the check over the renamed collation lets 'a' in")
+	}
+	wantRows(t, db, []queryRows{
+		{"SELECT a, b FROM ca_t WHERE b = 'x'", "[[e x]]"},
+		{"SELECT string_agg(bc, ',' ORDER BY bc) FROM ca_mv", "[[b,c,C,x]]"},
+	})
+}
