@@ -40,3 +40,29 @@ ROLLBACK`)
 		{"SELECT string_agg(bc, ',' ORDER BY bc) FROM ca_mv", "[[b,c,C,x]]"},
 	})
 }
+
+// TestCollAlter18PartitionReopen: a partitioned table's column, a
+// trigger's WHEN and a policy naming a renamed and moved collation come
+// back from the file under its new name.
+func TestCollAlter18PartitionReopen(t *testing.T) {
+	db := reopenedFileDB(t, "collalter18p.db", `CREATE COLLATION cm_de (provider = icu, locale = 'de');
+CREATE SCHEMA cm_s;
+CREATE TABLE cm_p (k int, a text COLLATE cm_de) PARTITION BY RANGE (k);
+CREATE TABLE cm_p1 PARTITION OF cm_p FOR VALUES FROM (0) TO (10);
+CREATE TABLE cm_t (a text);
+CREATE FUNCTION cm_f() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.a := NEW.a || '!'; RETURN NEW; END $$;
+CREATE TRIGGER cm_tr BEFORE INSERT ON cm_t FOR EACH ROW WHEN (NEW.a COLLATE cm_de > 'a') EXECUTE FUNCTION cm_f();
+CREATE POLICY cm_pol ON cm_t USING (a COLLATE cm_de > 'a');
+INSERT INTO cm_p VALUES (1, 'b'), (2, 'B'), (3, 'a');
+ALTER COLLATION cm_de RENAME TO cm_de2;
+ALTER COLLATION cm_de2 SET SCHEMA cm_s`)
+	defer db.Close()
+	if err := db.Exec("INSERT INTO cm_t VALUES ('B'), ('a')"); err != nil {
+		t.Fatal(err)
+	}
+	wantRows(t, db, []queryRows{
+		{"SELECT string_agg(a, ',' ORDER BY a) FROM cm_p", "[[a,b,B]]"},
+		{"SELECT string_agg(a, ',' ORDER BY a) FROM cm_t", "[[B!,a]]"},
+		{"SELECT count(*) FROM pg_policies, regexp_matches(qual, 'COLLATE cm_s.cm_de2\\M', 'g') WHERE policyname = 'cm_pol'", "[[1]]"},
+	})
+}
