@@ -66,3 +66,17 @@ ALTER COLLATION cm_de2 SET SCHEMA cm_s`)
 		{"SELECT count(*) FROM pg_policies, regexp_matches(qual, 'COLLATE cm_s.cm_de2\\M', 'g') WHERE policyname = 'cm_pol'", "[[1]]"},
 	})
 }
+
+// TestCollAlter18UniqueReopen: a unique index naming a nondeterministic
+// collation keeps its equal strings one key after the file is reopened.
+func TestCollAlter18UniqueReopen(t *testing.T) {
+	db := reopenedFileDB(t, "collalter18u.db", `CREATE COLLATION cu_nd (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+CREATE TABLE cu_t (c text);
+CREATE UNIQUE INDEX cu_ix ON cu_t (c COLLATE cu_nd);
+INSERT INTO cu_t VALUES ('a')`)
+	defer db.Close()
+	if err := db.Exec("INSERT INTO cu_t VALUES ('A')"); err == nil {
+		t.Fatal("'A' and 'a' are one key under cu_nd")
+	}
+	wantRows(t, db, []queryRows{{"SELECT pg_get_indexdef('cu_ix'::regclass)", "[[CREATE UNIQUE INDEX cu_ix ON public.cu_t USING btree (c COLLATE cu_nd)]]"}})
+}
