@@ -57,12 +57,18 @@ func (e *Engine) movedText(name, old, new string) (*movedReader, bool) {
 // rewrittenReader resolves the statement of the reader name and rewrites
 // it by rewrite; ok is false when it cannot.
 func (e *Engine) rewrittenReader(name string, rewrite func(*sql.Stmt) (*sql.Stmt, error)) (*movedReader, bool) {
+	return e.rewrittenReaderIn(name, func(st *sql.Stmt, _ []string) (*sql.Stmt, error) { return rewrite(st) })
+}
+
+// rewrittenReaderIn is rewrittenReader whose rewrite is also told the
+// search path the statement resolves its names through.
+func (e *Engine) rewrittenReaderIn(name string, rewrite func(st *sql.Stmt, path []string) (*sql.Stmt, error)) (*movedReader, bool) {
 	scope := func(path []string) nameScope { return nameScope{e: e, path: path, restoring: true} }
 	if nv := e.named[name]; nv != nil {
 		if nv.query == nil || nv.invoker {
 			return nil, false
 		}
-		st, err := rewrite(nv.query)
+		st, err := rewrite(nv.query, defaultPath)
 		if err != nil {
 			return nil, false
 		}
@@ -107,7 +113,7 @@ func (e *Engine) rewrittenReader(name string, rewrite func(*sql.Stmt) (*sql.Stmt
 	if st, err = sql.QualifyNames(st, scope(path)); err != nil {
 		return nil, false
 	}
-	if st, err = rewrite(st); err != nil {
+	if st, err = rewrite(st, path); err != nil {
 		return nil, false
 	}
 	out, err := sql.ResolvedText(st, scope(path))

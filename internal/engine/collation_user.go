@@ -436,10 +436,6 @@ func (s *Session) alterCollation(a *sql.AlterCollation) (Result, error) {
 		}
 		next.Owner = owner
 	case a.Rename != "" || a.Schema != "":
-		if deps := e.collationFixedDependents(c); len(deps) > 0 {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER COLLATION of a collation in use is not supported: %s", deps[0]).
-				WithHint("rename or move the collation before a column or view uses it")
-		}
 		if a.Rename != "" {
 			next.Name = a.Rename
 		} else {
@@ -458,16 +454,7 @@ func (s *Session) alterCollation(a *sql.AlterCollation) (Result, error) {
 		if next.Provider == 'i' {
 			next.ID = value.UserCollation(next.Name, next.Locale, !next.Nondeterministic).ID
 		}
-		if err := e.storeCollation(key, nil); err != nil {
-			return Result{}, err
-		}
-		e.putCollation(key, nil)
-		key = nk
-		if err := e.storeCollation("", &next); err != nil {
-			return Result{}, err
-		}
-		e.putCollation(key, &next)
-		return res, e.followCollation(c.OID, &next)
+		return res, e.renameCollationInUse(key, nk, c, &next)
 	}
 	if err := e.storeCollation(key, &next); err != nil {
 		return Result{}, err

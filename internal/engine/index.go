@@ -85,7 +85,7 @@ func (t *table) makeIndex(ci *sql.CreateIndex, name, text string) (*namedIndex, 
 		if !t.keepsRows() {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "a unique index on change-stream table %q is not supported", t.name)
 		}
-		u, err := t.buildUnique(name, ci.Cols, x)
+		u, err := t.buildUnique(name, ci.Cols, x, ci.ElemColls)
 		if err != nil {
 			return nil, err
 		}
@@ -146,14 +146,15 @@ func (e *Engine) dropIndexes(d *sql.Drop) (Result, error) {
 
 // buildUnique indexes t's rows by cols in a hash index, failing with
 // 23505 on two rows of one key (rows with a NULL in the key never
-// conflict).
-func (t *table) buildUnique(name string, cols []int, x *keyExt) (*uniqueIndex, error) {
+// conflict); elemColls are its elements' own collations
+// (sql.CreateIndex.ElemColls).
+func (t *table) buildUnique(name string, cols []int, x *keyExt, elemColls []int16) (*uniqueIndex, error) {
 	var u *uniqueIndex
 	if x != nil && (x.nulls || !x.ordered()) {
-		u = &uniqueIndex{name: name, cols: cols}
+		u = &uniqueIndex{name: name, cols: cols, colls: uniqueColls(cols, t.def, elemColls)}
 		u.extend(x)
 	} else {
-		u = newUniqueIndex(name, cols, false, t.def)
+		u = newUniqueIndexColl(name, cols, false, t.def, elemColls)
 	}
 	var err error
 	var arr [64]byte

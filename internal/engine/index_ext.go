@@ -108,6 +108,9 @@ func (u *uniqueIndex) extKey(row value.Row, buf []byte) ([]byte, bool) {
 			buf = append(buf, 0) // NULL: a byte no encoded value starts with
 			continue
 		}
+		if u.colls != nil && u.colls[i] != 0 && (x.exprs == nil || x.exprs[i] == nil) {
+			v = v.Collated(u.colls[i]) // a column's, or its element's, nondeterministic collation
+		}
 		buf = append(buf, 1)
 		buf = value.AppendKey(buf, v)
 	}

@@ -37,7 +37,20 @@ func (e *Engine) viewColCollations(cols []catCol, colls []sql.ViewCollation) []c
 			cols[i].coll = oid
 		} else if uc, ok := e.UserCollation([]string{c.Name}); ok && uc.ID == c.ID {
 			cols[i].coll = uc.OID
+		} else if uc := e.userCollationByID(c.Name, c.ID); uc != nil {
+			cols[i].coll = uc.OID
 		}
 	}
 	return cols
+}
+
+// userCollationByID is the user collation called name whose strings
+// carry id, in the first schema by name holding one; nil for none.
+func (e *Engine) userCollationByID(name string, id uint8) *sql.UserCollation {
+	for _, key := range sortedKeys(e.colls) {
+		if uc := e.colls[key]; uc.Name == name && uc.ID == id {
+			return uc
+		}
+	}
+	return nil
 }

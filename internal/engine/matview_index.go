@@ -303,6 +303,13 @@ func (e *Engine) createViewIndex(ci *sql.CreateIndex, text string) (Result, erro
 		}
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", bareIndex(name))
 	}
+	for _, c := range ci.ElemColls {
+		// Its keys are the values' bytes: strings equal under the
+		// collation would not conflict.
+		if coll := value.CollationByID(uint8(max(c, 0))); ci.Unique && coll != nil && coll.Nondeterministic {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "nondeterministic collation %s in a unique index on a materialized view is not supported", expr.QuoteIdent(coll.Name))
+		}
+	}
 	ix := &matIndex{name: name, view: ci.Table, text: text, cols: ci.Cols, x: newKeyExt(ci), unique: ci.Unique, made: ci}
 	if v, ok := e.views[ci.Table]; ok {
 		if err := ix.build(v.snapshot(), viewColNames(v)); err != nil {

@@ -123,6 +123,28 @@ type uniqueIndex struct {
 	more                     map[string][]uint64
 }
 
+// uniqueColls are uniqueIndex.colls of the key cols (-1: an expression)
+// of a table def whose elements name elemColls.
+func uniqueColls(cols []int, def *sql.CreateTable, elemColls []int16) []uint8 {
+	var out []uint8
+	for i, c := range cols {
+		id := uint8(0)
+		if c >= 0 {
+			id = def.Cols[c].ICUCollation()
+		}
+		if i < len(elemColls) && elemColls[i] >= 0 {
+			id = uint8(elemColls[i])
+		}
+		if id != 0 && value.CollationByID(id).Nondeterministic {
+			if out == nil {
+				out = make([]uint8, len(cols))
+			}
+			out[i] = id
+		}
+	}
+	return out
+}
+
 // intKeyLen is the length of a key kept in ints: an integer's 8 bytes.
 // An encoded key of two integers is longer (value.AppendKey).
 const intKeyLen = 8
@@ -138,15 +160,14 @@ type rowRef struct {
 }
 
 func newUniqueIndex(name string, cols []int, primary bool, def *sql.CreateTable) *uniqueIndex {
-	u := &uniqueIndex{name: name, cols: cols, primary: primary}
-	for i, c := range cols {
-		if id := def.Cols[c].ICUCollation(); id != 0 && value.CollationByID(id).Nondeterministic {
-			if u.colls == nil {
-				u.colls = make([]uint8, len(cols))
-			}
-			u.colls[i] = id
-		}
-	}
+	return newUniqueIndexColl(name, cols, primary, def, nil)
+}
+
+// newUniqueIndexColl is newUniqueIndex whose key elements' own
+// collations (sql.CreateIndex.ElemColls; nil for none) replace their
+// columns'.
+func newUniqueIndexColl(name string, cols []int, primary bool, def *sql.CreateTable, elemColls []int16) *uniqueIndex {
+	u := &uniqueIndex{name: name, cols: cols, primary: primary, colls: uniqueColls(cols, def, elemColls)}
 	isInt := func(c int) bool {
 		switch def.Cols[c].Type.Kind {
 		case value.Int2, value.Int4, value.Int8:

@@ -611,6 +611,7 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	elemOpts := func(el *pg_query.IndexElem, t value.Type, coll string) error {
 		opts, option, err := b.indexElemOpts(method, el, t, coll, is.Unique, loc)
 		ci.KeyOpts, ci.KeyOptions = append(ci.KeyOpts, opts), append(ci.KeyOptions, option)
+		ci.ElemColls = append(ci.ElemColls, b.indexElemColl(el))
 		return err
 	}
 	var names []string
@@ -659,6 +660,9 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	}
 	if !slices.ContainsFunc(ci.Exprs, func(e expr.Expr) bool { return e != nil }) {
 		ci.Exprs = nil
+	}
+	if !slices.ContainsFunc(ci.ElemColls, func(c int16) bool { return c >= 0 }) {
+		ci.ElemColls = nil
 	}
 	for _, p := range is.IndexIncludingParams {
 		el := p.GetIndexElem()

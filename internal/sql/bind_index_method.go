@@ -67,12 +67,8 @@ func (b *binder) indexElemOpts(m string, ie *pg_query.IndexElem, t value.Type, c
 				out.WriteString(" COLLATE " + expr.QuoteIdent(c.Name))
 			}
 		} else if uc := b.userCollationOf(names); uc != nil {
-			// A deterministic user collation, as an ICU one, changes
-			// nothing in the index; a nondeterministic one in a unique
-			// index would make keys conflict that its keys tell apart.
-			if unique && uc.Nondeterministic && uc.Name != colColl {
-				return "", 0, b.refuse(loc, "nondeterministic collation %s in a unique index is not supported", uc.QualifiedName())
-			}
+			// A user collation changes nothing in the index's order; a
+			// unique index holds its equal keys as one (ElemColls).
 			if uc.Name != colColl {
 				name := expr.QuoteIdent(uc.Name)
 				if uc.Schema != "public" {
@@ -221,4 +217,26 @@ var opclassExtension = map[string]string{"gin_trgm_ops": "pg_trgm", "gist_trgm_o
 func (b *binder) extensionInstalled(ext string) bool {
 	ic, ok := b.cat.(ExtensionInstalledCatalog)
 	return ok && ic.ExtensionInstalled(ext)
+}
+
+// indexElemColl is the collation an index element's COLLATE names, as
+// CreateIndex.ElemColls keeps it: -1 for none.
+func (b *binder) indexElemColl(ie *pg_query.IndexElem) int16 {
+	if len(ie.Collation) == 0 {
+		return -1
+	}
+	names := make([]string, len(ie.Collation))
+	for i, n := range ie.Collation {
+		names[i] = n.GetString_().GetSval()
+	}
+	if len(names) == 2 && names[0] == "pg_catalog" {
+		names = names[1:]
+	}
+	if c := icuCollation(names); c != nil {
+		return int16(c.ID)
+	}
+	if uc := b.userCollationOf(names); uc != nil {
+		return int16(uc.ID)
+	}
+	return 0
 }

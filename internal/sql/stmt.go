@@ -246,6 +246,11 @@ type CreateIndex struct {
 	// and KeyOptions its pg_index.indoption bits.
 	KeyOpts    []string
 	KeyOptions []int16
+	// ElemColls is, per key element, the collation its COLLATE names (a
+	// value.Collation's ID, 0 for a byte-wise one), -1 for none; nil
+	// when no element names one. A unique index's keys equal under a
+	// nondeterministic one conflict, as in PostgreSQL.
+	ElemColls []int16
 }
 
 // Drop is DROP TABLE / VIEW / MATERIALIZED VIEW.

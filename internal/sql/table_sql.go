@@ -76,7 +76,13 @@ func (ct *CreateTable) SQL() string {
 			b.WriteString(" GENERATED ALWAYS AS (" + c.GeneratedSQL + ") STORED")
 		case c.DefaultSQL != "":
 			b.WriteString(" DEFAULT ")
-			b.WriteString(c.DefaultSQL)
+			if strings.Contains(strings.ToUpper(c.DefaultSQL), "COLLATE") {
+				// DEFAULT takes no COLLATE of its own: unwrapped, it
+				// would be read as the column's collation.
+				b.WriteString("(" + c.DefaultSQL + ")")
+			} else {
+				b.WriteString(c.DefaultSQL)
+			}
 		case c.Identity != 0:
 			// The sequence by its name: the column keeps it when the
 			// text is bound again (ALTER TABLE, a reopened file).
