@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -316,13 +315,21 @@ func (e *Engine) domainViews(name string) []string {
 }
 
 func (e *Engine) dropDomain(dd *sql.DropDomain) (Result, error) {
+	return e.dropDomainListed(dd, nil, false)
+}
+
+// dropDomainListed drops the domains dd names; also are the other types
+// the statement names besides, whose attributes of the domains go with
+// them. With dry it only checks that the drop can run, changing nothing.
+func (e *Engine) dropDomainListed(dd *sql.DropDomain, also []string, dry bool) (Result, error) {
 	var notices, names []string
 	var doms []*expr.Domain
 	// Every name is looked up before any is checked, as PostgreSQL's.
 	for _, name := range dd.Names {
 		d, ok := e.domains.byName[name]
 		if !ok {
-			if _, isRel := e.kindOf(name); isRel {
+			_, isType := e.userTypes[name]
+			if _, isRel := e.kindOf(name); isRel || isType {
 				return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a domain", name)
 			}
 			if dd.IfExists {
@@ -336,33 +343,23 @@ func (e *Engine) dropDomain(dd *sql.DropDomain) (Result, error) {
 			doms = append(doms, d)
 		}
 	}
-	var drops domainDrops
-	var deps []string
-	for i, d := range doms {
+	if !dd.Cascade {
 		// What is named in the same statement goes with it.
-		for _, dep := range e.domainDependents(d) {
-			if !slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(dep, "type "+n+" depends on ") }) {
-				deps = append(deps, dep)
-			}
+		if err := dependentsError(e.typeDropGroups(slices.Concat(names, also))); err != nil {
+			return Result{}, err
 		}
-		if dd.Cascade {
+	}
+	var drops domainDrops
+	if dd.Cascade {
+		for i := range doms {
 			// PostgreSQL lists what the last named uses first.
-			if err := drops.add(e, doms[len(doms)-1-i], names); err != nil {
+			if err := drops.add(e, doms[len(doms)-1-i], slices.Concat(names, also)); err != nil {
 				return Result{}, err
 			}
 		}
 	}
-	if len(deps) > 0 && !dd.Cascade {
-		msg := fmt.Sprintf("cannot drop type %s because other objects depend on it", names[0])
-		if len(names) > 1 {
-			msg = "cannot drop desired object(s) because other objects depend on them"
-		}
-		return Result{}, &pgerr.Error{Code: pgerr.DependentObjects, Message: msg,
-			Detail: strings.Join(deps, "\n"),
-			Hint:   "Use DROP ... CASCADE to drop the dependent objects too."}
-	}
 	alters, err := drops.cols.bind(e)
-	if err != nil {
+	if err != nil || dry {
 		return Result{}, err
 	}
 	lines, err := drops.apply(e, alters)

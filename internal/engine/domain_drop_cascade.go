@@ -63,7 +63,7 @@ func (c *domainDrops) add(e *Engine, d *expr.Domain, listed []string) error {
 			}
 		}
 	}
-	if cs := e.compositesOfDomain(d); len(cs) > 0 {
+	if cs := slices.DeleteFunc(e.compositesOfDomain(d), listedDependent(listed)); len(cs) > 0 {
 		return refuse(cs[0])
 	}
 	over := func(array bool) []*expr.Domain {
