@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -359,14 +360,18 @@ func (e *Engine) dropDomainListed(dd *sql.DropDomain, also []string, dry bool) (
 		}
 	}
 	alters, err := drops.cols.bind(e)
-	if err != nil || dry {
-		return Result{}, err
-	}
-	lines, err := drops.apply(e, alters)
 	if err != nil {
 		return Result{}, err
 	}
-	if len(alters) > 0 || len(lines) > len(drops.domains) {
+	attrAlters, err := drops.attrs.check(e)
+	if err != nil || dry {
+		return Result{}, err
+	}
+	lines, err := drops.apply(e, attrAlters, alters)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(alters) > 0 || len(attrAlters) > 0 || len(lines) > len(drops.domains) {
 		e.pruneGrants() // of the views dropped
 		if err := e.pruneComments(); err != nil {
 			return Result{}, err
@@ -392,6 +397,9 @@ func (e *Engine) domainDependents(d *expr.Domain) []string {
 	var out []string
 	name := d.Name()
 	for _, t := range e.sortedTables() {
+		if ct := e.composites[t.def.OfType]; t.def.OfType != "" && ct != nil {
+			continue // its columns follow the composite type's attributes
+		}
 		for _, c := range t.def.Cols {
 			if ofDomain(c.Domain, d) {
 				out = append(out, fmt.Sprintf("column %s of table %s depends on type %s", c.Name, t.name, dependedName(c.Domain)))
@@ -406,7 +414,14 @@ func (e *Engine) domainDependents(d *expr.Domain) []string {
 	}
 	sort.Strings(over)
 	out = append(out, over...)
-	out = append(out, e.compositesOfDomain(d)...)
+	for _, l := range e.compositesOfDomain(d) {
+		out = append(out, l)
+		attr, rest, _ := strings.Cut(l, " of composite type ")
+		ct, typ, _ := strings.Cut(rest, " depends on ")
+		for _, tt := range e.typedTables(ct) {
+			out = append(out, attr+" of table "+tt+" depends on "+typ)
+		}
+	}
 	var arrays []string // what depends on d[] comes first, as PostgreSQL reaches it through the array type
 	for _, f := range e.domainRoutineObjs(d) {
 		if domainArrayOnly(f, d) {

@@ -219,6 +219,9 @@ func (c *typeCascade) add(e *Engine, name string, t value.Type, dropping []strin
 		if _, err := dd.cols.bind(e); err != nil {
 			return nil, err
 		}
+		if _, err := dd.attrs.check(e); err != nil {
+			return nil, err
+		}
 		c.domains = append(c.domains, dn)
 	}
 	for _, u := range e.typeExprUses(name, uses) {
