@@ -330,13 +330,21 @@ func (e *Engine) domainViews(name string) []string {
 }
 
 func (e *Engine) dropDomain(dd *sql.DropDomain) (Result, error) {
+	return e.dropDomainListed(dd, nil, false)
+}
+
+// dropDomainListed drops the domains dd names; also are the other types
+// the statement names besides, whose attributes of the domains go with
+// them. With dry it only checks that the drop can run, changing nothing.
+func (e *Engine) dropDomainListed(dd *sql.DropDomain, also []string, dry bool) (Result, error) {
 	var notices, names []string
 	var doms []*expr.Domain
 	// Every name is looked up before any is checked, as PostgreSQL's.
 	for _, name := range dd.Names {
 		d, ok := e.domains.byName[name]
 		if !ok {
-			if _, isRel := e.kindOf(name); isRel {
+			_, isType := e.userTypes[name]
+			if _, isRel := e.kindOf(name); isRel || isType {
 				return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a domain", name)
 			}
 			if dd.IfExists {
@@ -350,40 +358,34 @@ func (e *Engine) dropDomain(dd *sql.DropDomain) (Result, error) {
 			doms = append(doms, d)
 		}
 	}
-	var drops domainDrops
-	var deps []string
-	for i, d := range doms {
+	if !dd.Cascade {
 		// What is named in the same statement goes with it.
-		for _, dep := range e.domainDependents(d) {
-			if !slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(dep, "type "+n+" depends on ") }) {
-				deps = append(deps, dep)
-			}
+		if err := dependentsError(e.typeDropGroups(slices.Concat(names, also))); err != nil {
+			return Result{}, err
 		}
-		if dd.Cascade {
+	}
+	var drops domainDrops
+	if dd.Cascade {
+		for i := range doms {
 			// PostgreSQL lists what the last named uses first.
-			if err := drops.add(e, doms[len(doms)-1-i], names); err != nil {
+			if err := drops.add(e, doms[len(doms)-1-i], slices.Concat(names, also)); err != nil {
 				return Result{}, err
 			}
 		}
-	}
-	if len(deps) > 0 && !dd.Cascade {
-		msg := fmt.Sprintf("cannot drop type %s because other objects depend on it", names[0])
-		if len(names) > 1 {
-			msg = "cannot drop desired object(s) because other objects depend on them"
-		}
-		return Result{}, &pgerr.Error{Code: pgerr.DependentObjects, Message: msg,
-			Detail: strings.Join(deps, "\n"),
-			Hint:   "Use DROP ... CASCADE to drop the dependent objects too."}
 	}
 	alters, err := drops.cols.bind(e)
 	if err != nil {
 		return Result{}, err
 	}
-	lines, err := drops.apply(e, alters)
+	attrAlters, err := drops.attrs.check(e)
+	if err != nil || dry {
+		return Result{}, err
+	}
+	lines, err := drops.apply(e, attrAlters, alters)
 	if err != nil {
 		return Result{}, err
 	}
-	if len(alters) > 0 || len(lines) > len(drops.domains) {
+	if len(alters) > 0 || len(attrAlters) > 0 || len(lines) > len(drops.domains) {
 		e.pruneGrants() // of the views dropped
 		if err := e.pruneComments(); err != nil {
 			return Result{}, err
@@ -409,6 +411,9 @@ func (e *Engine) domainDependents(d *expr.Domain) []string {
 	var out []string
 	name := d.Name()
 	for _, t := range e.sortedTables() {
+		if ct := e.composites[t.def.OfType]; t.def.OfType != "" && ct != nil {
+			continue // its columns follow the composite type's attributes
+		}
 		for _, c := range t.def.Cols {
 			if ofDomain(c.Domain, d) {
 				out = append(out, fmt.Sprintf("column %s of table %s depends on type %s", c.Name, t.name, dependedName(c.Domain)))
@@ -423,7 +428,14 @@ func (e *Engine) domainDependents(d *expr.Domain) []string {
 	}
 	sort.Strings(over)
 	out = append(out, over...)
-	out = append(out, e.compositesOfDomain(d)...)
+	for _, l := range e.compositesOfDomain(d) {
+		out = append(out, l)
+		attr, rest, _ := strings.Cut(l, " of composite type ")
+		ct, typ, _ := strings.Cut(rest, " depends on ")
+		for _, tt := range e.typedTables(ct) {
+			out = append(out, attr+" of table "+tt+" depends on "+typ)
+		}
+	}
 	var arrays []string // what depends on d[] comes first, as PostgreSQL reaches it through the array type
 	for _, f := range e.domainRoutineObjs(d) {
 		if domainArrayOnly(f, d) {

@@ -14,11 +14,12 @@ import (
 // cascade does: the columns of it or of an array of it (each table
 // altered as by ALTER TABLE … DROP COLUMN … CASCADE, which drops the
 // views reading them), the domains over it with what uses those, and the
-// views whose statements name it. The notice lists them in PostgreSQL's
+// views whose statements name it, and the attributes of composite types
+// of it (each type altered as by ALTER TYPE … DROP ATTRIBUTE … CASCADE,
+// with its typed tables' columns). The notice lists them in PostgreSQL's
 // order: what uses the array type first, then the domains over it, the
-// columns (of a table, the last first), the views and the routines
-// taking or returning it. Composite types using it are still refused
-// (0A000).
+// attributes, the columns (of a table, the last first), the views and
+// the routines taking or returning it.
 
 // domainDrops are what DROP DOMAIN … CASCADE drops beside the domains it
 // names.
@@ -31,6 +32,9 @@ type domainDrops struct {
 	arrayOnly []*sql.Function // of routines, those of an array of the domain alone
 	entries   []domainDropEntry
 	seen      map[*expr.Domain]bool
+	// attrs are the attributes of composite types of the domains, with
+	// the typed tables whose columns go with them.
+	attrs typeCascade
 }
 
 // domainDropEntry is a line of the notice: a column (table set), a domain
@@ -63,9 +67,6 @@ func (c *domainDrops) add(e *Engine, d *expr.Domain, listed []string) error {
 			}
 		}
 	}
-	if cs := e.compositesOfDomain(d); len(cs) > 0 {
-		return refuse(cs[0])
-	}
 	over := func(array bool) []*expr.Domain {
 		var out []*expr.Domain
 		for _, o := range e.domains.byName {
@@ -89,6 +90,7 @@ func (c *domainDrops) add(e *Engine, d *expr.Domain, listed []string) error {
 		}
 		return nil
 	}
+	c.addAttrs(e, d, true, listed)
 	if err := c.addColumns(e, d, true, refuse); err != nil {
 		return err
 	}
@@ -98,6 +100,7 @@ func (c *domainDrops) add(e *Engine, d *expr.Domain, listed []string) error {
 	if err := addDomains(over(false)); err != nil {
 		return err
 	}
+	c.addAttrs(e, d, false, listed)
 	if err := c.addColumns(e, d, false, refuse); err != nil {
 		return err
 	}
@@ -107,11 +110,43 @@ func (c *domainDrops) add(e *Engine, d *expr.Domain, listed []string) error {
 	return nil
 }
 
+// addAttrs adds the attributes of d (array: of d's array type) of the
+// composite types the statement does not name, each followed by the
+// columns of its typed tables.
+func (c *domainDrops) addAttrs(e *Engine, d *expr.Domain, array bool, listed []string) {
+	a := &c.attrs
+	for _, cn := range sortedKeys(e.composites) {
+		if slices.Contains(listed, cn) {
+			continue
+		}
+		for _, at := range e.composites[cn].Attrs {
+			if at.Domain == nil || array && at.Domain.Elem() != d || !array && at.Domain != d || slices.Contains(a.attrs[cn], at.Name) {
+				continue
+			}
+			if a.attrs == nil {
+				a.attrs, a.typedOf = map[string][]string{}, map[string]bool{}
+			}
+			if !slices.Contains(a.attrOrd, cn) {
+				a.attrOrd = append(a.attrOrd, cn)
+			}
+			a.attrs[cn] = append(a.attrs[cn], at.Name)
+			c.entries = append(c.entries, domainDropEntry{line: fmt.Sprintf("drop cascades to column %s of composite type %s", at.Name, cn)})
+			for _, tt := range e.typedTables(cn) {
+				a.typedOf[tt] = true
+				c.entries = append(c.entries, domainDropEntry{line: fmt.Sprintf("drop cascades to column %s of table %s", at.Name, tt)})
+			}
+		}
+	}
+}
+
 // addColumns adds the columns of d (array: of d's array type), the last
 // of a table first, as PostgreSQL lists them.
 func (c *domainDrops) addColumns(e *Engine, d *expr.Domain, array bool, refuse func(string) error) error {
 	for _, tn := range sortedKeys(e.tables) {
 		t := e.tables[tn]
+		if c.attrs.typedOf[tn] {
+			continue // its columns go with the composite type's attributes
+		}
 		cols := t.def.Cols
 		for i := len(cols) - 1; i >= 0; i-- {
 			cd := cols[i]
@@ -136,10 +171,19 @@ func (c *domainDrops) addColumns(e *Engine, d *expr.Domain, array bool, refuse f
 	return nil
 }
 
-// apply drops the columns (alters, bound by c.cols.bind before anything
-// changed), then the views naming the domains that are still there; it
-// returns the lines of the notice. The domains are left to the caller.
-func (c *domainDrops) apply(e *Engine, alters []*sql.AlterTable) ([]string, error) {
+// apply drops the attributes (attrAlters, checked by c.attrs.check),
+// the columns (alters, bound by c.cols.bind before anything changed),
+// then the views naming the domains that are still there; it returns the
+// lines of the notice. The domains are left to the caller.
+func (c *domainDrops) apply(e *Engine, attrAlters []*sql.AlterComposite, alters []*sql.AlterTable) ([]string, error) {
+	var attrLines []string // what the attributes' drops took besides
+	for _, a := range attrAlters {
+		res, err := e.alterComposite(a)
+		if err != nil {
+			return nil, err
+		}
+		attrLines = append(attrLines, cascadedLines(res.Notices)...)
+	}
 	cascaded := map[string][]string{} // by table, what its ALTER dropped
 	for i, a := range alters {
 		res, err := e.alterTable(a)
@@ -178,6 +222,7 @@ func (c *domainDrops) apply(e *Engine, alters []*sql.AlterTable) ([]string, erro
 			}
 		}
 	}
+	lines = append(lines, attrLines...)
 	if len(c.routines) > 0 {
 		var arrays []string
 		for _, f := range c.routines {

@@ -203,6 +203,9 @@ func (c *typeCascade) add(e *Engine, name string, t value.Type, dropping []strin
 		}
 	}
 	for _, dn := range e.typeDomains(uses) {
+		if slices.Contains(dropping, dn) {
+			continue // a domain the statement names goes as named
+		}
 		covered = append(covered, fmt.Sprintf("type %s depends on type %s", dn, typeDisplayName(e.domains.byName[dn].Def().Base, name)))
 		if slices.Contains(c.domains, dn) {
 			continue
@@ -214,6 +217,9 @@ func (c *typeCascade) add(e *Engine, name string, t value.Type, dropping []strin
 			return nil, err
 		}
 		if _, err := dd.cols.bind(e); err != nil {
+			return nil, err
+		}
+		if _, err := dd.attrs.check(e); err != nil {
 			return nil, err
 		}
 		c.domains = append(c.domains, dn)

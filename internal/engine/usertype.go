@@ -309,18 +309,23 @@ func (e *Engine) refuseRenameInUse(name string, t value.Type, what string) error
 }
 
 func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
-	res := Result{Tag: "DROP TYPE"}
-	// DROP TYPE drops domains too, as PostgreSQL's; a list mixing them
-	// with other types is not supported.
+	// DROP TYPE drops domains too, as PostgreSQL's.
 	if doms := slices.DeleteFunc(slices.Clone(d.Names), func(n string) bool { return e.domains.byName[n] == nil }); len(doms) > 0 {
 		if len(doms) < len(d.Names) {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP TYPE of domains and other types together is not supported").
-				WithHint("drop the domains with DROP DOMAIN")
+			return e.dropTypesAndDomains(d)
 		}
 		res, err := e.dropDomain(&sql.DropDomain{Names: d.Names, IfExists: d.IfExists, Cascade: d.Cascade})
 		res.Tag = "DROP TYPE"
 		return res, err
 	}
+	return e.dropUserTypes(d, nil, false)
+}
+
+// dropUserTypes drops the types d names, none a domain; also are domains
+// the statement names besides, which go after them. With dry it only
+// checks that the drop can run, changing nothing.
+func (e *Engine) dropUserTypes(d *sql.DropType, also []string, dry bool) (Result, error) {
+	res := Result{Tag: "DROP TYPE"}
 	var gone, typed []string
 	var cols typeColumnDrops // the columns of the types, besides typed tables
 	// Every name is looked up before any is checked, as PostgreSQL's.
@@ -346,19 +351,19 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 			types[name] = t
 		}
 	}
-	// What is named in the same statement goes with it.
-	listed := func(dep string) bool {
-		return slices.ContainsFunc(names, func(n string) bool {
-			return strings.HasPrefix(dep, "type "+n+" depends on ") || strings.Contains(dep, " of composite type "+n+" depends on ")
-		})
+	if !d.Cascade {
+		if err := dependentsError(e.typeDropGroups(slices.Concat(names, also))); err != nil {
+			return Result{}, err
+		}
 	}
 	var more typeCascade // what else the cascade drops
 	for i := 0; i < len(names); i++ {
 		name := names[i]
 		t := types[name]
-		if deps := slices.DeleteFunc(e.typeDependents(name, t), listed); len(deps) > 0 {
+		// What is named in the same statement goes with it.
+		if deps := slices.DeleteFunc(e.typeDependents(name, t), listedDependent(slices.Concat(names, also))); len(deps) > 0 {
 			if d.Cascade {
-				covered, err := more.add(e, name, t, names)
+				covered, err := more.add(e, name, t, slices.Concat(names, also))
 				if err != nil {
 					return Result{}, err
 				}
@@ -378,18 +383,10 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 				}
 				deps = rest
 			}
-			if d.Cascade {
-				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP TYPE … CASCADE of a type that other objects use is not supported").
-					WithDetail("%s", strings.Join(deps, "\n")).
-					WithHint("drop or alter the objects that use it first")
-			}
-			msg := fmt.Sprintf("cannot drop type %s because other objects depend on it", name)
-			if len(names) > 1 {
-				msg = "cannot drop desired object(s) because other objects depend on them"
-			}
-			return Result{}, pgerr.New(pgerr.DependentObjects, "%s", msg).
-				WithDetail("%s", strings.Join(e.dropTypeDetail(name, deps), "\n")).
-				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			// Without CASCADE dependentsError returned above.
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP TYPE … CASCADE of a type that other objects use is not supported").
+				WithDetail("%s", strings.Join(deps, "\n")).
+				WithHint("drop or alter the objects that use it first")
 		}
 		gone = append(gone, name)
 	}
@@ -401,7 +398,7 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 		return Result{}, err
 	}
 	attrAlters, err := more.check(e)
-	if err != nil {
+	if err != nil || dry {
 		return Result{}, err
 	}
 	rangeLines := more.rangeLines(e)
