@@ -147,7 +147,14 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 		}
 	}
 	if check && f.Language != sql.LangPLpgSQL && !f.Polymorphic() { // PostgreSQL checks a polymorphic body's syntax only
-		if err := checkUnderSettings(rec, f); err != nil {
+		if err := checkUnderSettings(rec, f, sql.CheckFunctionBody); err != nil {
+			return Result{}, err
+		}
+	}
+	if check && f.SQLCode {
+		// A SQL function run as code: its statements are checked as
+		// PostgreSQL analyses them.
+		if err := checkUnderSettings(rec, f, sql.CheckCodeBody); err != nil {
 			return Result{}, err
 		}
 	}

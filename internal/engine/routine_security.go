@@ -208,15 +208,16 @@ func (e *Engine) routineSecurity(cf *sql.CreateFunction, old *sql.Function, rec 
 	return securityText(f, routineWord(f), fromCurrent), nil
 }
 
-// checkUnderSettings checks the body of f, a SQL function, as
-// PostgreSQL's validator does: under the settings of its SET clauses.
+// checkUnderSettings checks the body of f, a SQL function, with
+// checkBody as PostgreSQL's validator does: under the settings of its SET
+// clauses.
 // A body under a search_path of its own is checked when its statements
 // first run, through that path, as the statements of a function that
 // runs as code are: the check at CREATE resolves the names of public.
-func checkUnderSettings(rec *recorder, f *sql.Function) error {
+func checkUnderSettings(rec *recorder, f *sql.Function, checkBody func(sql.Catalog, *sql.Function) error) error {
 	s := rec.session
 	if s == nil || len(f.Config) == 0 {
-		return sql.CheckFunctionBody(rec, f)
+		return checkBody(rec, f)
 	}
 	for _, kv := range f.Config {
 		if strings.HasPrefix(strings.ToLower(kv), "search_path=") {
@@ -224,7 +225,7 @@ func checkUnderSettings(rec *recorder, f *sql.Function) error {
 		}
 	}
 	defer s.enterRoutine(&sql.Function{Config: f.Config})()
-	return sql.CheckFunctionBody(rec, f)
+	return checkBody(rec, f)
 }
 
 // alterSecurity applies ALTER FUNCTION's SECURITY, SET, RESET and OWNER

@@ -124,6 +124,9 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 		}
 	}
 	b.prepareCode(f, cf, stmts, texts)
+	if f.code != nil && (off >= 0 || f.Atomic) {
+		f.code.stmts = stmts
+	}
 	if loc, what, changes := changesData(stmts); changes || len(f.Cols) == 0 {
 		why := "returns void"
 		if changes {

@@ -27,21 +27,37 @@ const (
 	pseudoAnyEnum
 	// pseudoUnknown accepts only an untyped literal.
 	pseudoUnknown
+	// pseudoArray, pseudoRange and pseudoMultirange leave an array, a
+	// range or a multirange as it is; their input functions are strict
+	// and refuse any text.
+	pseudoArray
+	pseudoRange
+	pseudoMultirange
+	// pseudoStrictNoInput types have a strict input function that
+	// refuses any text (pg_ddl_command).
+	pseudoStrictNoInput
 )
 
 var pseudoCasts = map[string]pseudoCastKind{
-	"internal":              pseudoNoInput,
-	"language_handler":      pseudoNoInput,
-	"fdw_handler":           pseudoNoInput,
-	"tsm_handler":           pseudoNoInput,
-	"table_am_handler":      pseudoNoInput,
-	"index_am_handler":      pseudoNoInput,
-	"anyelement":            pseudoPassThrough,
-	"anycompatible":         pseudoPassThrough,
-	"anynonarray":           pseudoPassNonArray,
-	"anycompatiblenonarray": pseudoPassNonArray,
-	"anyenum":               pseudoAnyEnum,
-	"unknown":               pseudoUnknown,
+	"internal":                pseudoNoInput,
+	"language_handler":        pseudoNoInput,
+	"fdw_handler":             pseudoNoInput,
+	"tsm_handler":             pseudoNoInput,
+	"table_am_handler":        pseudoNoInput,
+	"index_am_handler":        pseudoNoInput,
+	"anyelement":              pseudoPassThrough,
+	"anycompatible":           pseudoPassThrough,
+	"anynonarray":             pseudoPassNonArray,
+	"anycompatiblenonarray":   pseudoPassNonArray,
+	"anyenum":                 pseudoAnyEnum,
+	"unknown":                 pseudoUnknown,
+	"anyarray":                pseudoArray,
+	"anycompatiblearray":      pseudoArray,
+	"anyrange":                pseudoRange,
+	"anycompatiblerange":      pseudoRange,
+	"anymultirange":           pseudoMultirange,
+	"anycompatiblemultirange": pseudoMultirange,
+	"pg_ddl_command":          pseudoStrictNoInput,
 }
 
 // pseudoTypeCast binds a cast to one of pseudoCasts' types, named without
@@ -84,6 +100,24 @@ func (b *binder) pseudoTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok
 		case from.Kind.IsString():
 			// The I/O cast from a string type fails as it runs.
 			return nil, true, pgerr.New(pgerr.FeatureNotSupported, "cannot accept a value of type %s", name)
+		}
+		return nil, true, cannot()
+	case pseudoArray, pseudoRange, pseudoMultirange, pseudoStrictNoInput:
+		if from.Kind == value.Unknown || kind == pseudoStrictNoInput && from.Kind.IsString() {
+			if k, isConst := e.(*expr.Const); isConst && k.V.IsNull() {
+				// PostgreSQL's NULL of the pseudo-type itself, which no
+				// value kind here stands for.
+				return nil, true, b.refuse(nodeLoc(c.Arg, c.Location), "a NULL of type %s is not supported", name)
+			}
+			if from.Kind == value.Unknown {
+				return nil, true, pgerr.Wrap(pgerr.New(pgerr.FeatureNotSupported, "cannot accept a value of type %s", name)).At(b.stmt.SQL, int(nodeLoc(c.Arg, c.Location)))
+			}
+			// The I/O cast from a string type fails as it runs.
+			return nil, true, pgerr.New(pgerr.FeatureNotSupported, "cannot accept a value of type %s", name)
+		}
+		if kind == pseudoArray && from.Kind.IsArray() || kind == pseudoRange && from.Kind.IsRange() ||
+			kind == pseudoMultirange && from.Kind.IsMultirange() {
+			return e, true, nil
 		}
 		return nil, true, cannot()
 	case pseudoPassNonArray:

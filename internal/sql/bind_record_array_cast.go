@@ -20,6 +20,11 @@ import (
 // cannot be read from text (0A000, as in PostgreSQL).
 func (b *binder) rowArrayCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bool, err error) {
 	tn := c.TypeName
+	if isRecordArrayName(tn) {
+		// _record, record[]'s name in pg_type.
+		tn = &pg_query.TypeName{Names: []*pg_query.Node{pg_query.MakeStrNode("record")}, ArrayBounds: []*pg_query.Node{pg_query.MakeIntNode(-1)},
+			Typemod: -1, Location: tn.Location}
+	}
 	if tn == nil || len(tn.ArrayBounds) == 0 || len(tn.Names) != 1 || len(tn.Typmods) > 0 {
 		return nil, false, nil
 	}
@@ -125,6 +130,21 @@ func (b *binder) recordArrayIn(arg expr.Expr, t value.Type, name string) expr.Ex
 func holdsIntervalField(t value.Type) bool {
 	if d := t.RecordDesc(); d != nil {
 		return slices.ContainsFunc(d.Fields, func(f value.RecordField) bool { return expr.HoldsInterval(f.Type.Kind) })
+	}
+	return false
+}
+
+// isRecordArrayName reports whether tn names _record, unqualified or in
+// pg_catalog, without modifiers or bounds.
+func isRecordArrayName(tn *pg_query.TypeName) bool {
+	if tn == nil || len(tn.ArrayBounds) > 0 || len(tn.Typmods) > 0 || tn.PctType || tn.Setof {
+		return false
+	}
+	switch len(tn.Names) {
+	case 1:
+		return tn.Names[0].GetString_().GetSval() == "_record"
+	case 2:
+		return tn.Names[0].GetString_().GetSval() == "pg_catalog" && tn.Names[1].GetString_().GetSval() == "_record"
 	}
 	return false
 }

@@ -51,19 +51,15 @@ func checkBody(cat Catalog, f *Function, refs *RefLog) ([]plan.Column, error) {
 	var last []plan.Column
 	for i, st := range stmts {
 		body := proto.Clone(st.GetSelectStmt()).(*pg_query.SelectStmt)
-		mismatch := func(detail string, args ...any) error {
-			return pgerr.New(CodeInvalidFunctionDef, "return type mismatch in function declared to return %s", f.Result()).
-				WithDetail(detail, args...)
-		}
 		if len(body.TargetList) == 0 && len(body.ValuesLists) == 0 && body.Op <= pg_query.SetOperation_SETOP_NONE {
 			if i < len(stmts)-1 {
 				continue
 			}
 			// SELECT without columns, which bodyRel.* cannot read.
 			if len(want) == 1 {
-				return nil, mismatch("Final statement must return exactly one column.")
+				return nil, f.mismatch("Final statement must return exactly one column.")
 			}
-			return nil, mismatch("Final statement returns too few columns.")
+			return nil, f.mismatch("Final statement returns too few columns.")
 		}
 		q := &pg_query.SelectStmt{
 			TargetList: []*pg_query.Node{resTarget(&pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
@@ -80,31 +76,47 @@ func checkBody(cat Catalog, f *Function, refs *RefLog) ([]plan.Column, error) {
 		}
 		got := p.Columns()
 		last = got
-		if f.AnyRecord {
-			continue // any row is a record; a call's list checks it
-		}
-		if len(want) == 1 && !f.RowOfFields && !f.recordList {
-			switch {
-			case len(got) != 1:
-				return nil, mismatch("Final statement must return exactly one column.")
-			case !assignable(got[0].Type.Kind, want[0].Type.Kind):
-				return nil, mismatch("Actual return type is %s.", got[0].Type)
-			}
-			continue
-		}
-		for j, col := range want {
-			switch {
-			case j >= len(got):
-				return nil, mismatch("Final statement returns too few columns.")
-			case !assignable(got[j].Type.Kind, col.Type.Kind):
-				return nil, mismatch("Final statement returns %s instead of %s at column %d.", got[j].Type, col.Type, j+1)
-			}
-		}
-		if len(got) > len(want) {
-			return nil, mismatch("Final statement returns too many columns.")
+		if err := f.checkResult(want, got); err != nil {
+			return nil, err
 		}
 	}
 	return last, nil
+}
+
+// mismatch is the error of a body whose final statement does not return
+// f's result.
+func (f *Function) mismatch(detail string, args ...any) error {
+	return pgerr.New(CodeInvalidFunctionDef, "return type mismatch in function declared to return %s", f.Result()).
+		WithDetail(detail, args...)
+}
+
+// checkResult checks that a body's final statement's columns got give
+// f's columns want by assignment casts.
+func (f *Function) checkResult(want, got []plan.Column) error {
+	if f.AnyRecord {
+		return nil // any row is a record; a call's list checks it
+	}
+	if len(want) == 1 && !f.RowOfFields && !f.recordList {
+		switch {
+		case len(got) != 1:
+			return f.mismatch("Final statement must return exactly one column.")
+		case !assignable(got[0].Type.Kind, want[0].Type.Kind):
+			return f.mismatch("Actual return type is %s.", got[0].Type)
+		}
+		return nil
+	}
+	for j, col := range want {
+		switch {
+		case j >= len(got):
+			return f.mismatch("Final statement returns too few columns.")
+		case !assignable(got[j].Type.Kind, col.Type.Kind):
+			return f.mismatch("Final statement returns %s instead of %s at column %d.", got[j].Type, col.Type, j+1)
+		}
+	}
+	if len(got) > len(want) {
+		return f.mismatch("Final statement returns too many columns.")
+	}
+	return nil
 }
 
 // CallsItself reports whether f's body calls f, directly or through the

@@ -126,6 +126,9 @@ type codeForm struct {
 	// inline is the function as inlined, when it runs as code for its
 	// security alone (function_security.go).
 	inline *inlineForm
+	// stmts are the body's statements, located in the CREATE statement's
+	// text, which CheckCodeBody binds; nil when their text was not found.
+	stmts []*pg_query.Node
 }
 
 // RunAsCode makes f, a SQL function, run as the PL/pgSQL function its
