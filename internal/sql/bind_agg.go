@@ -633,7 +633,8 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	key := aggKey(&call)
 	for i := range as.aggs {
 		if aggKey(&as.aggs[i]) == key {
-			return b.aggCollated(as.input, &as.aggs[i], &expr.Col{Idx: len(as.groups) + i, T: as.aggs[i].Type, Name: name}, f.Location), nil
+			// This call's arguments derive its collation, at their positions.
+			return b.aggCollated(as.input, &call, &expr.Col{Idx: len(as.groups) + i, T: as.aggs[i].Type, Name: name}, f.Location), nil
 		}
 	}
 	as.aggs = append(as.aggs, call)
@@ -875,6 +876,9 @@ func (b *binder) groupExpr(sel *pg_query.SelectStmt, g *pg_query.Node, sc *scope
 		e, _ = b.coerce(e, value.TextType, -1)
 	}
 	if err := b.noJSONOrder(e.Type(), "equality", nodeLoc(n, -1)); err != nil {
+		return 0, err
+	}
+	if err := b.groupKeyCollation(sel, sc, e); err != nil {
 		return 0, err
 	}
 	i := slices.IndexFunc(as.groups, func(prev expr.Expr) bool { return exprKey(prev) == exprKey(e) })
