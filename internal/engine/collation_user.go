@@ -87,6 +87,30 @@ func (v viewRecorder) UserCollation(names []string) (*sql.UserCollation, bool) {
 	return v.r.UserCollation(names)
 }
 
+// UserCollationByID implements sql.CollationIDCatalog: an ICU user
+// collation has an ID of its own.
+func (e *Engine) UserCollationByID(id uint8) (*sql.UserCollation, bool) {
+	for _, c := range e.colls {
+		if c.ID == id && id != 0 {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// UserCollationByID implements sql.CollationIDCatalog.
+func (r *recorder) UserCollationByID(id uint8) (*sql.UserCollation, bool) {
+	if cc, ok := r.cat.(sql.CollationIDCatalog); ok {
+		return cc.UserCollationByID(id)
+	}
+	return nil, false
+}
+
+// UserCollationByID implements sql.CollationIDCatalog.
+func (v viewRecorder) UserCollationByID(id uint8) (*sql.UserCollation, bool) {
+	return v.r.UserCollationByID(id)
+}
+
 // collationSQL is the statement that makes c.
 func collationSQL(c *sql.UserCollation) string {
 	var opts string

@@ -581,6 +581,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 			if err := b.noJSONOrder(argType, "equality", nodeLoc(f.Args[0], f.Location)); err != nil {
 				return nil, err
 			}
+			if err := b.sortCollationConflict(as.input, call.Arg); err != nil {
+				return nil, err // a sort key of the aggregate's input
+			}
 			if k := argType.Kind; k == value.ACLItem || k.Elem() == value.ACLItem {
 				// aclitem has equality but no order, which DISTINCT needs here.
 				return nil, b.noJSONOrder(argType, "ordering", nodeLoc(f.Args[0], f.Location)).(*pgerr.Error).
@@ -627,6 +630,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		if err := b.noJSONOrder(e.Type(), "ordering", nodeLoc(sb.Node, sb.Location)); err != nil {
 			return nil, err // xml, json, geometric types: no btree order
 		}
+		if err := b.sortCollationConflict(as.input, e); err != nil {
+			return nil, err
+		}
 		if f.AggDistinct && !distinctArg(f, sb.Node, e, &call) {
 			return nil, b.stmt.errf(nodeLoc(sb.Node, f.Location), pgerr.InvalidColumnRef, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list")
 		}
@@ -639,11 +645,12 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	key := aggKey(&call)
 	for i := range as.aggs {
 		if aggKey(&as.aggs[i]) == key {
-			return b.aggCollated(as.input, &as.aggs[i], &expr.Col{Idx: len(as.groups) + i, T: as.aggs[i].Type, Name: name}, f.Location), nil
+			// This call's arguments derive its collation, at their positions.
+			return b.minMaxCollation(as, &call, b.aggCollated(as.input, &call, &expr.Col{Idx: len(as.groups) + i, T: as.aggs[i].Type, Name: name}, f.Location)), nil
 		}
 	}
 	as.aggs = append(as.aggs, call)
-	return b.aggCollated(as.input, &call, &expr.Col{Idx: len(as.groups) + len(as.aggs) - 1, T: call.Type, Name: name}, f.Location), nil
+	return b.minMaxCollation(as, &call, b.aggCollated(as.input, &call, &expr.Col{Idx: len(as.groups) + len(as.aggs) - 1, T: call.Type, Name: name}, f.Location)), nil
 }
 
 // bindOrderedSet binds f(direct) WITHIN GROUP (ORDER BY x): x, the one
@@ -881,6 +888,9 @@ func (b *binder) groupExpr(sel *pg_query.SelectStmt, g *pg_query.Node, sc *scope
 		e, _ = b.coerce(e, value.TextType, -1)
 	}
 	if err := b.noJSONOrder(e.Type(), "equality", nodeLoc(n, -1)); err != nil {
+		return 0, err
+	}
+	if err := b.groupKeyCollation(sel, sc, e); err != nil {
 		return 0, err
 	}
 	i := slices.IndexFunc(as.groups, func(prev expr.Expr) bool { return exprKey(prev) == exprKey(e) })

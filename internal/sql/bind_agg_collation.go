@@ -53,5 +53,8 @@ func (b *binder) resultCollated(in *scope, col *expr.Col, loc int32, args ...exp
 	if !st.named() {
 		return col
 	}
+	if st.loc >= 0 {
+		loc = st.loc // the argument's, as PostgreSQL's collation bubbles up from it
+	}
 	return &expr.Collate{E: col, ID: st.id, Name: st.name, Implicit: st.strength == collImplicit, Loc: loc, Derived: true}
 }

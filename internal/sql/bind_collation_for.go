@@ -76,13 +76,20 @@ func collationName(e expr.Expr, v value.Value) expr.Expr {
 
 // columnCollationName is the collation a table's column declares (a
 // materialized view's, its query derives) when e is a reference of it,
-// "" otherwise or for none.
+// or the byte-wise one a subquery's, WITH query's or view's column
+// derives; "" otherwise or for none.
 func (b *binder) columnCollationName(s *scope, e expr.Expr) string {
 	c, ok := e.(*expr.Col)
-	if !ok || c.Idx < 0 || c.Idx >= len(s.cols) || s.cols[c.Idx].origin == "" {
+	if !ok || c.Idx < 0 || c.Idx >= len(s.cols) {
 		return ""
 	}
 	sc := &s.cols[c.Idx]
+	if sc.bytewise != "" {
+		return sc.bytewise // a subquery's, a WITH query's or a view's
+	}
+	if sc.origin == "" {
+		return ""
+	}
 	rel, ok := b.cat.Relation(sc.origin)
 	if ok && rel.Kind == KindMatView && sc.originCol >= 0 && sc.originCol < len(rel.ColCollations) {
 		return rel.ColCollations[sc.originCol].Name // from its query

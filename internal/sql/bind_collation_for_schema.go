@@ -9,8 +9,8 @@ import (
 
 // collationForName is the name COLLATION FOR (e), bound from n over s,
 // gives the collation name it derived: a collation CREATE COLLATION
-// made, found by the explicit COLLATE in n or by a table column of e
-// that has it, is qualified by its schema when the search path does not
+// made, found by the explicit COLLATE in n, by a table column of e that
+// has it or by the ID its strings carry, is qualified by its schema when the search path does not
 // find it by its name alone, as PostgreSQL's generate_collation_name
 // does; any other name is quoted alone.
 func (b *binder) collationForName(s *scope, n *pg_query.Node, e expr.Expr, name string, id uint8) string {
@@ -22,7 +22,11 @@ func (b *binder) collationForName(s *scope, n *pg_query.Node, e expr.Expr, name 
 		}
 		uc = b.userCollationOf(names)
 	} else if id != 0 {
-		uc = b.columnUserCollation(s, e, id)
+		if uc = b.columnUserCollation(s, e, id); uc == nil {
+			// Through a view, a subquery, a materialized view, an
+			// aggregate or a window function.
+			uc = b.userCollationByID(id)
+		}
 	}
 	if uc == nil || uc.Name != name {
 		return quoteIdent(name)

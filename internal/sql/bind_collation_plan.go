@@ -116,23 +116,29 @@ func exprCollation(e expr.Expr, in []collState) collState {
 }
 
 // deriveCollations gives the columns of sc, the scope of the relation p,
-// the ICU collations p's query derives for them (planCollations), where
-// they have none already: a conflict or a byte-wise collation leaves a
-// column without one.
-func (sc *scope) deriveCollations(p plan.Node) {
-	for i, st := range planCollations(p) {
-		if i < len(sc.cols) && sc.cols[i].coll == 0 && st.id != 0 && st.strength != collConflict {
+// the collations p's query derives for them (planCollationsBy), where
+// they have none already: an ICU one (coll), or a byte-wise one other
+// than "default" (bytewise); a conflict leaves a column without one.
+func (b *binder) deriveCollations(sc *scope, p plan.Node) {
+	for i, st := range planCollationsBy(p, b.scanBytewise) {
+		if i >= len(sc.cols) || sc.cols[i].coll != 0 || st.strength == collConflict || !st.named() {
+			continue
+		}
+		if st.id != 0 {
 			sc.cols[i].coll = st.id
+		} else {
+			sc.cols[i].bytewise = st.name
 		}
 	}
 }
 
-// subqueryCollated gives e, a scalar subquery over the plan p, the ICU
-// collation p derives for its column, with implicit strength, as
-// PostgreSQL's sublink takes its target's collation.
-func subqueryCollated(e expr.Expr, p plan.Node, loc int32) expr.Expr {
-	st := planCollations(p)
-	if len(st) == 0 || st[0].id == 0 || st[0].strength == collConflict || !isString(e.Type().Kind) {
+// subqueryCollated gives e, a scalar subquery over the plan p, the
+// collation p derives for its column (an ICU one, or a byte-wise one such
+// as "C"), with implicit strength, as PostgreSQL's sublink takes its
+// target's collation.
+func (b *binder) subqueryCollated(e expr.Expr, p plan.Node, loc int32) expr.Expr {
+	st := planCollationsBy(p, b.scanBytewise)
+	if len(st) == 0 || !st[0].named() || st[0].strength == collConflict || !isString(e.Type().Kind) {
 		return e
 	}
 	return &expr.Collate{E: e, ID: st[0].id, Name: st[0].name, Implicit: true, Loc: loc, Derived: true}

@@ -305,7 +305,7 @@ func (b *binder) bindSubLinkOnce(s *scope, sl *pg_query.SubLink) (expr.Expr, err
 		if err != nil {
 			return nil, err
 		}
-		e = subqueryCollated(e, q.plan, sl.Location)
+		e = b.subqueryCollated(e, q.plan, sl.Location)
 		if d := b.originDomain(q.origin); d != nil {
 			b.noteDomain(e, d)
 		}

@@ -112,7 +112,12 @@ func (b *binder) bindRowCompare(s *scope, op string, l, r []*pg_query.Node, loc 
 		if err != nil {
 			return nil, err
 		}
-		return b.binaryOp(op, le, re, loc)
+		e, err := b.binaryOp(op, le, re, loc)
+		if c, ok := e.(*expr.Cmp); ok && err == nil {
+			// Each pair compares under its own derived collation.
+			return b.compareUnder(s, c, []*expr.Expr{&c.L, &c.R}, b.bytewiseExplicit(l[i]) || b.bytewiseExplicit(r[i])), nil
+		}
+		return e, err
 	}
 	switch op {
 	case "=", "<>", "!=":
@@ -177,7 +182,7 @@ func (b *binder) bindRowDistinct(s *scope, l, r []*pg_query.Node, not bool, loc 
 		if err != nil {
 			return nil, err
 		}
-		args[i] = &expr.IsDistinct{L: le, R: re, Not: not}
+		args[i] = b.consumeCollation(s, &expr.IsDistinct{L: le, R: re, Not: not})
 	}
 	if not {
 		return &expr.And{Args: args}, nil

@@ -414,7 +414,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 			}
 		}
 		sc := newScope(alias, p.Columns())
-		sc.deriveCollations(p)
+		b.deriveCollations(sc, p)
 		sc.markUnregistered(sub.unregOut)
 		sc.markSources(sub.originOut)
 		return p, sc, nil
@@ -590,7 +590,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	if sysFrom > 0 {
 		b.markSystemColumns(sc, sysFrom, sysOrigin)
 	}
-	sc.deriveCollations(p)
+	b.deriveCollations(sc, p)
 	sc.markUnregistered(cteUnreg)
 	sc.markSources(cteOrigins)
 	return p, sc, nil
@@ -774,6 +774,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	}
 	if len(sel.DistinctClause) > 0 && sel.DistinctClause[0].GetNode() == nil {
 		if err := b.noJSONColumns(p.Columns(), sel.TargetList); err != nil {
+			return nil, err
+		}
+		if err := b.distinctCollation(sc, exprs); err != nil {
 			return nil, err
 		}
 		p = &plan.Distinct{Input: p}

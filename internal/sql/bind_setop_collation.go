@@ -36,9 +36,16 @@ func (b *binder) setOpCollations(sel *pg_query.SelectStmt, l, r plan.Node) error
 }
 
 // scanBytewise names the byte-wise collation ("C", "POSIX") declared by
-// the column i of the table n scans; "" for another column.
+// the column i of the table n scans (of a materialized view, derived by
+// its query); "" for another column.
 func (b *binder) scanBytewise(n *plan.Scan, i int) string {
-	rel, ok := b.cat.Relation(n.Relation)
+	// The relations this statement scanned, also inside the views it
+	// reads: looking one up in the catalog again would count it as one
+	// the statement names (its privileges, a view's dependencies).
+	rel, ok := b.rowCounts()[n.Relation]
+	if ok && rel.Kind == KindMatView && i < len(rel.ColCollations) && rel.ColCollations[i].ID == 0 {
+		return rel.ColCollations[i].Name // from its query
+	}
 	if !ok || rel.Def == nil || i >= len(rel.Def.Cols) || rel.Def.Cols[i].Name != n.Cols[i].Name {
 		return ""
 	}

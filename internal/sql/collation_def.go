@@ -39,6 +39,28 @@ type CollationCatalog interface {
 	UserCollation(names []string) (*UserCollation, bool)
 }
 
+// CollationIDCatalog is a CollationCatalog that finds a user collation
+// by the ID of the value.Collation its strings carry: the one that
+// derives a view's, a subquery's or a window function's column, whose
+// name COLLATION FOR qualifies as its schema requires.
+type CollationIDCatalog interface {
+	UserCollationByID(id uint8) (*UserCollation, bool)
+}
+
+// userCollationByID is the user collation whose strings carry the ICU
+// collation id, nil for none (a built-in one).
+func (b *binder) userCollationByID(id uint8) *UserCollation {
+	cc, ok := b.cat.(CollationIDCatalog)
+	if !ok || id == 0 {
+		return nil
+	}
+	c, ok := cc.UserCollationByID(id)
+	if !ok {
+		return nil
+	}
+	return c
+}
+
 // userCollation resolves names to a user collation, nil for none.
 func (b *binder) userCollation(names []string) *UserCollation {
 	cc, ok := b.cat.(CollationCatalog)

@@ -73,6 +73,10 @@ type scopeCol struct {
 	// coll is the ICU collation of a table's column (plan.Column.Coll),
 	// which a reference applies with implicit strength; 0 for none.
 	coll uint8
+	// bytewise is the byte-wise collation ("C", "POSIX") that the query
+	// of a subquery's, a WITH query's or a view's column derives for it,
+	// which a reference derives with implicit strength; "" for none.
+	bytewise string
 }
 
 // keyedRel is one occurrence of a table with a primary key in a FROM
