@@ -315,6 +315,11 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 		mods = append(mods, c.GetIval().Ival)
 	}
 	t, err := value.TypeFromName(strings.Join(names, "."), mods)
+	if err == nil && strings.ToLower(names[len(names)-1]) != names[len(names)-1] {
+		// The parser folds unquoted names to lower case and every built-in
+		// type's name is lower case: a quoted "Int4" names no built-in type.
+		err = pgerr.New(pgerr.UndefinedObject, "type %q does not exist", strings.Join(names, "."))
+	}
 	if pgerr.Code(err) == pgerr.UndefinedObject {
 		if ut, ok := b.userType(names); ok {
 			if len(mods) > 0 {
