@@ -244,20 +244,8 @@ func (e *Engine) renameCollationInUse(key, nk string, c, next *sql.UserCollation
 
 // collatedViewColumns gives the views' columns of collation c the
 // collation next: the plain views bound again (bound) take their new
-// columns, and the materialized views' columns name next.
+// columns, and every view's columns name next.
 func (e *Engine) collatedViewColumns(c, next *sql.UserCollation, bound map[string]*sql.CreateView) {
-	for name, cv := range bound {
-		if nv := e.named[name]; nv != nil {
-			cp := *nv
-			cp.cols = slices.Clone(nv.cols)
-			for i, col := range cv.Plan.Columns() {
-				if i < len(cp.cols) {
-					cp.cols[i].Coll = col.Coll
-				}
-			}
-			e.named[name] = &cp
-		}
-	}
 	follow := func(colls []sql.ViewCollation) ([]sql.ViewCollation, bool) {
 		i := slices.IndexFunc(colls, func(vc sql.ViewCollation) bool { return vc.Name == c.Name && vc.ID == c.ID })
 		if i < 0 {
@@ -270,6 +258,25 @@ func (e *Engine) collatedViewColumns(c, next *sql.UserCollation, bound map[strin
 			}
 		}
 		return colls, true
+	}
+	for _, name := range sortedKeys(e.named) {
+		nv := e.named[name]
+		cv, rebound := bound[name]
+		colls, named := follow(nv.colls)
+		if !rebound && !named {
+			continue
+		}
+		cp := *nv
+		cp.colls = colls
+		if rebound {
+			cp.cols = slices.Clone(nv.cols)
+			for i, col := range cv.Plan.Columns() {
+				if i < len(cp.cols) {
+					cp.cols[i].Coll = col.Coll
+				}
+			}
+		}
+		e.named[name] = &cp
 	}
 	for _, name := range sortedKeys(e.views) {
 		m := e.views[name].meta()

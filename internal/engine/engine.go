@@ -353,8 +353,10 @@ type namedView struct {
 	defaultTexts []string
 	text         string
 	alters       []string
-	// domains are its columns' (sql.CreateView.Domains).
+	// domains are its columns' (sql.CreateView.Domains), colls their
+	// collations (sql.CreateView.Collations), which pg_attribute shows.
 	domains []*expr.Domain
+	colls   []sql.ViewCollation
 }
 
 // Result is what a statement returns: a result set when HasRows, and a
@@ -712,7 +714,7 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 		e.funcDeps[cv.Name] = called
 	}
 	if !cv.Materialized {
-		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query, invoker: cv.SecurityInvoker, check: cv.CheckOption, domains: cv.Domains}
+		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query, invoker: cv.SecurityInvoker, check: cv.CheckOption, domains: cv.Domains, colls: cv.Collations}
 		e.deps[cv.Name] = deps
 		return Result{Tag: "CREATE VIEW"}, nil
 	}

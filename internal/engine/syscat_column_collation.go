@@ -50,3 +50,27 @@ func infoCollation(c *sql.ColumnDef) []any {
 	}
 	return []any{"collation_catalog", DatabaseName, "collation_schema", schema, "collation_name", name}
 }
+
+// collationName is the schema and name of the collation whose oid is oid,
+// "" for none.
+func (e *Engine) collationName(oid uint32) (schema, name string) {
+	if oid == 0 {
+		return "", ""
+	}
+	for _, c := range collations {
+		if c.oid == oid {
+			return "pg_catalog", c.name
+		}
+	}
+	for _, c := range icuCollations {
+		if c.oid == oid {
+			return "pg_catalog", c.locale + "-x-icu"
+		}
+	}
+	for _, uc := range e.colls {
+		if uc.OID == oid {
+			return uc.Schema, uc.Name
+		}
+	}
+	return "", ""
+}

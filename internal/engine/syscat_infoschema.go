@@ -171,6 +171,8 @@ func infoColumns(o *catalogObjects, r *catRows) {
 			pairs = append(pairs, o.infoIdentity(rel, c)...)
 			if rel.t != nil {
 				pairs = append(pairs, infoCollation(&rel.t.def.Cols[i])...)
+			} else if schema, name := o.e.collationName(c.coll); name != "" && name != "default" {
+				pairs = append(pairs, "collation_catalog", DatabaseName, "collation_schema", schema, "collation_name", name)
 			}
 			if rel.t != nil && rel.t.def.Cols[i].Domain != nil && rel.t.def.Cols[i].Domain.Elem() == nil { // d[] is an array type
 				sc, name := o.e.splitObject(rel.t.def.Cols[i].Domain.Name())

@@ -118,8 +118,8 @@ type catCol struct {
 	// num is its attnum when a column of its table was dropped, 0 for
 	// its position from 1 (attnum.go).
 	num int16
-	// coll is a materialized view's column's collation (attcollation),
-	// 0 for its type's.
+	// coll is a view's or materialized view's column's collation
+	// (attcollation), 0 for its type's.
 	coll uint32
 }
 
@@ -382,7 +382,7 @@ func (e *Engine) catalogObjectsAs(own string) *catalogObjects {
 	}
 	for _, name := range sortedKeys(e.named) {
 		v := e.named[name]
-		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'v', cols: domainCols(e, plainCols(e, v.cols), v.domains), trig: e.triggers[name]}
+		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'v', cols: e.viewColCollations(domainCols(e, plainCols(e, v.cols), v.domains), v.colls), trig: e.triggers[name]}
 		if v.query != nil {
 			r.def = v.query.SQL
 		}

@@ -718,7 +718,7 @@ func (s *Session) tempQuery(q *sql.Stmt) (*sql.Stmt, error) {
 // they are read.
 func (s *Session) replaceTempView(cv *sql.CreateView, name string) (Result, error) {
 	old := s.e.named[name]
-	if err := checkReplacedColumns(old.cols, cv.Plan.Columns()); err != nil {
+	if err := checkReplacedColumns(old.cols, cv.Plan.Columns(), old.colls, cv.Collations); err != nil {
 		return Result{}, err
 	}
 	q, err := s.tempQuery(cv.Query)
@@ -726,7 +726,7 @@ func (s *Session) replaceTempView(cv *sql.CreateView, name string) (Result, erro
 		return Result{}, err
 	}
 	nv := *old
-	nv.cols, nv.query, nv.invoker, nv.check = cv.Plan.Columns(), q, cv.SecurityInvoker, cv.CheckOption
+	nv.cols, nv.query, nv.invoker, nv.check, nv.colls = cv.Plan.Columns(), q, cv.SecurityInvoker, cv.CheckOption, cv.Collations
 	s.e.named[name] = &nv
 	return Result{Tag: "CREATE VIEW"}, nil
 }

@@ -23,7 +23,7 @@ func (e *Engine) replaceView(cv *sql.CreateView, rec *recorder) (Result, error) 
 	if old == nil {
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a view", e.bareName(cv.Name))
 	}
-	if err := checkReplacedColumns(old.cols, cv.Plan.Columns()); err != nil {
+	if err := checkReplacedColumns(old.cols, cv.Plan.Columns(), old.colls, cv.Collations); err != nil {
 		return Result{}, err
 	}
 	oldDeps, oldFuncs := e.deps[cv.Name], e.funcDeps[cv.Name]
@@ -101,7 +101,7 @@ func (e *Engine) storeReplacedView(nv *namedView) error {
 
 // checkReplacedColumns refuses new columns of a replaced view that drop,
 // rename or retype its old ones, with PostgreSQL's errors.
-func checkReplacedColumns(old, new []plan.Column) error {
+func checkReplacedColumns(old, new []plan.Column, oldColls, newColls []sql.ViewCollation) error {
 	if len(new) < len(old) {
 		return pgerr.New(pgerr.InvalidTableDef, "cannot drop columns from view")
 	}
@@ -113,6 +113,9 @@ func checkReplacedColumns(old, new []plan.Column) error {
 		}
 		if n.Type != o.Type {
 			return pgerr.New(pgerr.InvalidTableDef, "cannot change data type of view column %q from %s to %s", o.Name, o.Type, n.Type)
+		}
+		if oc, nc := viewCollationAt(oldColls, i), viewCollationAt(newColls, i); oc != nc {
+			return pgerr.New(pgerr.InvalidTableDef, "cannot change collation of view column %q from %q to %q", o.Name, oc.Name, nc.Name)
 		}
 	}
 	return nil
@@ -168,4 +171,13 @@ func (e *Engine) keepsColumns(view, name string, materialized bool) error {
 			WithHint("list the columns %s reads instead of *, or drop it and create it again", e.bareName(name))
 	}
 	return nil
+}
+
+// viewCollationAt is the collation of a view's column i, "default" when
+// colls gives none.
+func viewCollationAt(colls []sql.ViewCollation, i int) sql.ViewCollation {
+	if i < len(colls) && colls[i].Name != "" {
+		return colls[i]
+	}
+	return sql.ViewCollation{Name: "default"}
 }

@@ -490,10 +490,8 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 	def := b.queryText(q)
 	v := &CreateView{Name: rv.Relname, Materialized: materialized, IfNotExists: ifNotExists, Plan: p, Definition: def, Order: b.viewOrder}
 	v.Domains = b.columnDomains(origins, p.Columns())
-	if materialized {
-		if v.Collations, err = viewCollations(p.Columns(), colls); err != nil {
-			return nil, err
-		}
+	if v.Collations, err = viewCollations(p.Columns(), colls, materialized); err != nil {
+		return nil, err
 	}
 	if !materialized {
 		qs, err := Parse(def)

@@ -14,14 +14,15 @@ type ViewCollation struct {
 	ID   uint8
 }
 
-// viewCollations are the collations of the columns cols of a
-// materialized view whose query derives colls for them (binder.collOut;
-// nil for a query that is not a simple SELECT): PostgreSQL creates the
-// view's columns with them, so that COLLATION FOR, comparisons and sorts
-// of the view's columns follow its query's. A string column whose
-// implicit collations conflict gets none, which PostgreSQL refuses
-// (42P22).
-func viewCollations(cols []plan.Column, colls []collState) ([]ViewCollation, error) {
+// viewCollations are the collations of the columns cols of a view whose
+// query derives colls for them (binder.collOut; nil for a query that is
+// not a simple SELECT): PostgreSQL creates the view's columns with them,
+// so that COLLATION FOR, comparisons and sorts of a materialized view's
+// columns follow its query's and pg_attribute.attcollation shows them. A
+// string column whose implicit collations conflict gets none, which
+// PostgreSQL refuses (42P22, worded for a plain view or a materialized
+// one).
+func viewCollations(cols []plan.Column, colls []collState, materialized bool) ([]ViewCollation, error) {
 	if colls == nil {
 		return nil, nil
 	}
@@ -31,6 +32,9 @@ func viewCollations(cols []plan.Column, colls []collState) ([]ViewCollation, err
 			continue
 		}
 		switch st := colls[i]; {
+		case st.strength == collConflict && !materialized:
+			return nil, pgerr.New("42P22", "could not determine which collation to use for view column %q", c.Name).
+				WithHint("Use the COLLATE clause to set the collation explicitly.")
 		case st.strength == collConflict:
 			return nil, pgerr.New("42P22", "no collation was derived for column %q with collatable type %s", c.Name, c.Type).
 				WithHint("Use the COLLATE clause to set the collation explicitly.")

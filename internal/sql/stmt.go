@@ -190,8 +190,8 @@ type CreateView struct {
 	// Domains are, per column, the domain PostgreSQL types the view's
 	// column as (domain_kept.go); nil without one.
 	Domains []*expr.Domain
-	// Collations are, per column of a materialized view, the collation
-	// its query derives for it, as PostgreSQL gives the view's columns
+	// Collations are, per column of a view, the collation its query
+	// derives for it, as PostgreSQL gives the view's columns
 	// ("C", "en-x-icu", a user collation's name); the zero value for the
 	// default or none.
 	Collations []ViewCollation
