@@ -124,6 +124,24 @@ func (rel *catRel) tableDef() *sql.CreateTable {
 	return rel.t.def
 }
 
+// columnDef is the definition of column i of a table, a partitioned table
+// or a partition (its root's, whose columns it has), nil for another
+// relation's.
+func (rel *catRel) columnDef(i int) *sql.ColumnDef {
+	var def *sql.CreateTable
+	switch {
+	case rel.on != nil:
+	case rel.t != nil && (rel.kind == 'r' || rel.kind == 'p'):
+		def = rel.t.def
+	case rel.part != nil && rel.part.root != nil:
+		def = rel.part.root.def
+	}
+	if def == nil || i >= len(def.Cols) {
+		return nil
+	}
+	return &def.Cols[i]
+}
+
 // attOptions is pg_attribute.attoptions: NULL for none.
 func attOptions(opts []string) any {
 	if len(opts) == 0 {

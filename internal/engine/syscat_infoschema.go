@@ -169,8 +169,8 @@ func infoColumns(o *catalogObjects, r *catRows) {
 				"is_generated", isGen, "generation_expression", genExpr, "is_updatable", yesNo(updatable(i))}
 			pairs = append(pairs, infoDataType(c, o)...)
 			pairs = append(pairs, o.infoIdentity(rel, c)...)
-			if rel.t != nil {
-				pairs = append(pairs, infoCollation(&rel.t.def.Cols[i])...)
+			if col := rel.columnDef(i); col != nil {
+				pairs = append(pairs, infoCollation(col)...)
 			} else if schema, name := o.e.collationName(c.coll); name != "" && name != "default" {
 				pairs = append(pairs, "collation_catalog", DatabaseName, "collation_schema", schema, "collation_name", name)
 			}

@@ -211,6 +211,9 @@ func pgAttribute(o *catalogObjects, r *catRows) {
 				stats, options = cd.Attrs.StatTarget(), attOptions(cd.Attrs.Options)
 			}
 			a := columnAttr(c.typ, cd)
+			if col := rel.columnDef(i); cd == nil && col != nil { // a partitioned table's or a partition's
+				a.Collation = columnAttr(c.typ, col).Collation
+			}
 			if c.coll != 0 && a.Collation != 0 {
 				a.Collation = c.coll
 			}
