@@ -469,6 +469,20 @@ objects:
 	for _, o := range ds.Objects {
 		ow := o.GetObjectWithArgs()
 		name, err := b.functionName(ow.Objname)
+		if err != nil && inCatalogSchema(ow.Objname) {
+			kind := "function"
+			if d.Procedure {
+				kind = "procedure"
+			} else if routine {
+				kind = "routine"
+			}
+			ref, err := b.dropCatalogRoutine(ow, kind, d.IfExists)
+			if err != nil {
+				return nil, err
+			}
+			d.Funcs = append(d.Funcs, ref)
+			continue
+		}
 		if err != nil {
 			if n, ok := skipMissing(err, ow.Objname, nil); ok && d.IfExists {
 				d.Funcs = append(d.Funcs, FuncRef{Missing: n})
