@@ -94,7 +94,7 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 		return nil, err
 	}
 	for _, p := range f.Params {
-		if p.Type.Kind.IsValueless() { // PostgreSQL's SQL validator refuses them
+		if p.Type.Kind.IsValueless() || p.Type.Kind == value.Cstring { // PostgreSQL's SQL validator refuses them
 			return nil, pgerr.New(CodeInvalidFunctionDef, "SQL functions cannot have arguments of type %s", p.Type.Kind)
 		}
 	}
@@ -304,6 +304,10 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 		return b.eventTriggerResult(f)
 	case "void":
 		return nil // no result column: a SQL function runs as code
+	case "cstring":
+		if len(rt.ArrayBounds) == 0 { // cstring[] is a result as others
+			return cstringResult(f)
+		}
 	case "record":
 		return anyRecordResult(f)
 	}
