@@ -8,7 +8,8 @@ import "github.com/deltaview/deltaview/internal/value"
 // as a cstring. Those taking a type modifier (numeric_in, varcharin,
 // bpcharin) apply it as PostgreSQL's typmod, 4 more than the declared
 // length. Only the types whose text does not depend on the session's
-// settings are here (not the floats, dates, times or bytea).
+// settings are here (the floats and bytea by their input only; not the
+// dates, times, money, xml or geometric types).
 func init() {
 	C := value.Cstring
 	in := func(name string, t value.Type) {
@@ -50,10 +51,28 @@ func init() {
 		{"json_in", "json_out", value.JSON},
 		{"jsonb_in", "jsonb_out", value.JSONB},
 		{"cstring_in", "cstring_out", value.Cstring},
+		{"inet_in", "inet_out", value.Inet},
+		{"cidr_in", "cidr_out", value.Cidr},
+		{"macaddr_in", "macaddr_out", value.MacAddr},
+		{"macaddr8_in", "macaddr8_out", value.MacAddr8},
+		{"tsvectorin", "tsvectorout", value.TSVector},
+		{"tsqueryin", "tsqueryout", value.TSQuery},
+		{"int2vectorin", "int2vectorout", value.Int2Vector},
+		{"oidvectorin", "oidvectorout", value.OidVector},
+		{"pg_lsn_in", "pg_lsn_out", value.PgLSN},
+		{"xid8in", "xid8out", value.Xid8},
+		{"xidin", "xidout", value.Xid},
+		{"cidin", "cidout", value.Cid},
+		{"tidin", "tidout", value.Tid},
+		{"jsonpath_in", "jsonpath_out", value.JSONPath},
 	} {
 		in(io.in, value.Type{Kind: io.k, Mod: -1})
 		out(io.out, io.k)
 	}
+	// The floats' and bytea's input; their output follows settings.
+	in("float4in", value.Type{Kind: value.Float4, Mod: -1})
+	in("float8in", value.Type{Kind: value.Float8, Mod: -1})
+	in("byteain", value.Type{Kind: value.Bytea, Mod: -1})
 	inMod("numeric_in", value.Numeric)
 	out("numeric_out", value.Numeric)
 	inMod("varcharin", value.Varchar)
