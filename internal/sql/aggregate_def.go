@@ -275,6 +275,11 @@ objects:
 	for _, o := range ds.Objects {
 		ow := o.GetObjectWithArgs()
 		name, err := b.functionName(ow.Objname)
+		if err == nil {
+			if err := b.builtinDropped(ow, "aggregate"); err != nil {
+				return nil, err
+			}
+		}
 		if err != nil && inCatalogSchema(ow.Objname) {
 			ref, err := b.dropCatalogRoutine(ow, "aggregate", d.IfExists)
 			if err != nil {

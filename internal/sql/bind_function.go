@@ -473,13 +473,18 @@ objects:
 	for _, o := range ds.Objects {
 		ow := o.GetObjectWithArgs()
 		name, err := b.functionName(ow.Objname)
-		if err != nil && inCatalogSchema(ow.Objname) {
-			kind := "function"
-			if d.Procedure {
-				kind = "procedure"
-			} else if routine {
-				kind = "routine"
+		kind := "function"
+		if d.Procedure {
+			kind = "procedure"
+		} else if routine {
+			kind = "routine"
+		}
+		if err == nil {
+			if err := b.builtinDropped(ow, kind); err != nil {
+				return nil, err
 			}
+		}
+		if err != nil && inCatalogSchema(ow.Objname) {
 			ref, err := b.dropCatalogRoutine(ow, kind, d.IfExists)
 			if err != nil {
 				return nil, err

@@ -78,21 +78,13 @@ func (b *binder) dropCatalogRoutine(ow *pg_query.ObjectWithArgs, kind string, if
 			WithHint("Specify the argument list to select the %s unambiguously.", kind)
 	}
 	tns := dropArgTypes(ow)
-	args := make([]string, len(tns))
-	for i, tn := range tns {
-		_, t, poly, err := b.paramType(tn)
-		if err != nil {
-			if n, ok := skipMissing(err, tn.Names, tn); ok && ifExists {
-				return FuncRef{Missing: n}, nil
-			}
-			return FuncRef{}, err
+	sig, tn, err := b.catalogArgs(tns)
+	if err != nil {
+		if n, ok := skipMissing(err, tn.Names, tn); ok && ifExists {
+			return FuncRef{Missing: n}, nil
 		}
-		args[i] = value.Type{Kind: t.Kind, Mod: -1}.String()
-		if poly != PolyNone {
-			args[i] = poly.String()
-		}
+		return FuncRef{}, err
 	}
-	sig := strings.Join(args, ", ")
 	for _, c := range cands {
 		if c.args == sig {
 			return FuncRef{}, builtinDropError(kind, written, name, c)
@@ -109,6 +101,48 @@ func (b *binder) dropCatalogRoutine(ow *pg_query.ObjectWithArgs, kind string, if
 		sig = "*"
 	}
 	return FuncRef{}, pgerr.New(pgerr.UndefinedFunction, "%s %s(%s) does not exist", what, written, sig)
+}
+
+// catalogArgs prints the argument types a DROP lists as pg_catalog's
+// list names them; on an error, tn is the type name that failed.
+func (b *binder) catalogArgs(tns []*pg_query.TypeName) (sig string, tn *pg_query.TypeName, err error) {
+	args := make([]string, len(tns))
+	for i, tn := range tns {
+		_, t, poly, err := b.paramType(tn)
+		if err != nil {
+			return "", tn, err
+		}
+		args[i] = value.Type{Kind: t.Kind, Mod: -1}.String()
+		if poly != PolyNone {
+			args[i] = poly.String()
+		}
+	}
+	return strings.Join(args, ", "), nil, nil
+}
+
+// builtinDropped is the error of a DROP naming a built-in routine
+// unqualified, with its argument types: PostgreSQL finds pg_catalog's
+// first, as its search path starts there. It is nil when the DROP names
+// none, or its types do not resolve (its binding reports them).
+func (b *binder) builtinDropped(ow *pg_query.ObjectWithArgs, kind string) error {
+	if len(ow.Objname) != 1 || ow.ArgsUnspecified {
+		return nil
+	}
+	name := ow.Objname[0].GetString_().GetSval()
+	cands := catalogProcsNamed(name)
+	if len(cands) == 0 {
+		return nil
+	}
+	sig, _, err := b.catalogArgs(dropArgTypes(ow))
+	if err != nil {
+		return nil
+	}
+	for _, c := range cands {
+		if c.args == sig {
+			return builtinDropError(kind, name, name, c)
+		}
+	}
+	return nil
 }
 
 // builtinDropError is the error of dropping the built-in routine c.
