@@ -73,7 +73,7 @@ func HeldWhole(k value.Kind) bool { return k != value.Unknown && heldInValue[k] 
 func outsideBytes(v *value.Value) int64 {
 	switch k := v.Kind(); k {
 	case value.Text, value.Varchar, value.Char, value.Bytea, value.Bit, value.Varbit, value.UUID,
-		value.Inet, value.Cidr, value.MacAddr, value.MacAddr8, value.XML, value.HStore, value.CIText, value.ACLItem, value.PgSnapshot, value.TxidSnapshot, value.RefCursor,
+		value.Inet, value.Cidr, value.MacAddr, value.MacAddr8, value.XML, value.HStore, value.CIText, value.ACLItem, value.PgSnapshot, value.TxidSnapshot, value.RefCursor, value.Cstring,
 		value.Point, value.LSeg, value.Path, value.Box, value.Polygon, value.Line, value.Circle:
 		return (int64(len(v.Str())) + 7) &^ 7 // allocations come in words
 	case value.Interval:

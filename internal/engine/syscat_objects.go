@@ -725,7 +725,7 @@ func (e *Engine) catalogTypes() []catType {
 		b := &value.BuiltinTypes[i]
 		typtype := byte('b')
 		switch {
-		case b.Kind == value.Record || b.Kind == value.Void || b.Kind.IsValueless():
+		case b.Kind == value.Record || b.Kind == value.Void || b.Kind == value.Cstring || b.Kind.IsValueless():
 			typtype = 'p'
 		case b.Kind.IsRange():
 			typtype = 'r'

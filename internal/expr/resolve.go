@@ -275,7 +275,7 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 	lk, rk := l.Kind, r.Kind
 	switch {
 	case lk == value.JSON || rk == value.JSON || lk == value.JSONPath || rk == value.JSONPath || lk == value.XML || rk == value.XML,
-		lk.IsSnapshot() || rk.IsSnapshot(), lk == value.RefCursor || rk == value.RefCursor,
+		lk.IsSnapshot() || rk.IsSnapshot(), lk == value.RefCursor || rk == value.RefCursor, lk == value.Cstring || rk == value.Cstring,
 		lk == value.Void || rk == value.Void, lk.IsValueless() || rk.IsValueless():
 		return value.Type{}, errNoOperator("=", lk, rk) // json, jsonpath, xml, the snapshots, refcursor and void have no equality, as in PostgreSQL
 	case lk.Elem() == value.XML || rk.Elem() == value.XML:

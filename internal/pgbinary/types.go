@@ -90,6 +90,7 @@ var kindOIDs = [...]uint32{
 	value.PgSnapshot:   5038,
 	value.TxidSnapshot: 2970,
 	value.RefCursor:    1790,
+	value.Cstring:      2275,
 	value.Void:         2278,
 	value.Trigger:      2279,
 	value.EventTrigger: 3838,
@@ -156,6 +157,7 @@ var arrayOIDs = [...]uint32{
 	value.PgSnapshot:   5039,
 	value.TxidSnapshot: 2949,
 	value.RefCursor:    2201,
+	value.Cstring:      1263,
 }
 
 // TypeOID returns the OID of t's type.

@@ -267,7 +267,7 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		}
 		return arg, nil
 	case AggMin, AggMax:
-		if k == value.Unknown || k.IsJSON() || k.IsBytes() || k == value.Record || k.IsRange() || k == value.MacAddr || k == value.MacAddr8 || k.IsGeometric() || k == value.XML || k == value.HStore || k == value.RefCursor || k == value.Void { // PostgreSQL has no min or max of json, bytea, bit strings, uuid, records, ranges, MAC addresses, geometric types, hstore, refcursor or void
+		if k == value.Unknown || k.IsJSON() || k.IsBytes() || k == value.Record || k.IsRange() || k == value.MacAddr || k == value.MacAddr8 || k.IsGeometric() || k == value.XML || k == value.HStore || k == value.RefCursor || k == value.Void || k == value.Cstring { // PostgreSQL has no min or max of json, bytea, bit strings, uuid, records, ranges, MAC addresses, geometric types, hstore, refcursor, void or cstring
 			return bad()
 		}
 		return arg, nil

@@ -275,6 +275,19 @@ objects:
 	for _, o := range ds.Objects {
 		ow := o.GetObjectWithArgs()
 		name, err := b.functionName(ow.Objname)
+		if err == nil {
+			if err := b.builtinDropped(ow, "aggregate"); err != nil {
+				return nil, err
+			}
+		}
+		if err != nil && inCatalogSchema(ow.Objname) {
+			ref, err := b.dropCatalogRoutine(ow, "aggregate", d.IfExists)
+			if err != nil {
+				return nil, err
+			}
+			d.Aggs = append(d.Aggs, ref)
+			continue
+		}
 		if err != nil {
 			if n, ok := skipMissing(err, ow.Objname, nil); ok && d.IfExists {
 				d.Aggs = append(d.Aggs, FuncRef{Missing: n})

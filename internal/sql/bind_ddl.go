@@ -387,6 +387,15 @@ func (b *binder) assignCastAs(e expr.Expr, t value.Type, tname, col string, loc,
 		return nil, b.stmt.errf(at, pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, tname, e.Type()).
 			WithHint("You will need to rewrite or cast the expression.")
 	}
+	if from == value.Cstring && t.Kind.IsString() {
+		// PostgreSQL's I/O cast reads the text with the column type's
+		// input, whose modifier then errs rather than truncates.
+		var err error
+		if e, err = b.coerceZoned(e, value.Type{Kind: t.Kind, Mod: -1}, true); err != nil {
+			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		}
+		from = t.Kind
+	}
 	out, err := b.coerceZoned(e, t, from != value.Unknown && from != t.Kind && !value.CanCast(from, t.Kind, false))
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))

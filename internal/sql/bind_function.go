@@ -94,7 +94,7 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 		return nil, err
 	}
 	for _, p := range f.Params {
-		if p.Type.Kind.IsValueless() { // PostgreSQL's SQL validator refuses them
+		if p.Type.Kind.IsValueless() || p.Type.Kind == value.Cstring { // PostgreSQL's SQL validator refuses them
 			return nil, pgerr.New(CodeInvalidFunctionDef, "SQL functions cannot have arguments of type %s", p.Type.Kind)
 		}
 	}
@@ -304,6 +304,10 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 		return b.eventTriggerResult(f)
 	case "void":
 		return nil // no result column: a SQL function runs as code
+	case "cstring":
+		if len(rt.ArrayBounds) == 0 { // cstring[] is a result as others
+			return cstringResult(f)
+		}
 	case "record":
 		return anyRecordResult(f)
 	}
@@ -469,6 +473,25 @@ objects:
 	for _, o := range ds.Objects {
 		ow := o.GetObjectWithArgs()
 		name, err := b.functionName(ow.Objname)
+		kind := "function"
+		if d.Procedure {
+			kind = "procedure"
+		} else if routine {
+			kind = "routine"
+		}
+		if err == nil {
+			if err := b.builtinDropped(ow, kind); err != nil {
+				return nil, err
+			}
+		}
+		if err != nil && inCatalogSchema(ow.Objname) {
+			ref, err := b.dropCatalogRoutine(ow, kind, d.IfExists)
+			if err != nil {
+				return nil, err
+			}
+			d.Funcs = append(d.Funcs, ref)
+			continue
+		}
 		if err != nil {
 			if n, ok := skipMissing(err, ow.Objname, nil); ok && d.IfExists {
 				d.Funcs = append(d.Funcs, FuncRef{Missing: n})

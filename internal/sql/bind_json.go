@@ -97,7 +97,7 @@ func (b *binder) bindJSONAgg(f *pg_query.FuncCall, name, perValue, finish string
 // arrays), which have equality only: what is "ordering" or "equality".
 func (b *binder) noJSONOrder(t value.Type, what string, loc int32) error {
 	unordered := what == "ordering" && (t.Kind == value.Xid || t.Kind == value.Cid || t.Kind == value.ACLItem || t.Kind.Elem() == value.ACLItem)
-	if !unordered && t.Kind != value.JSON && t.Kind != value.JSONPath && !t.Kind.IsGeometric() && t.Kind != value.XML && t.Kind.Elem() != value.XML && !t.Kind.IsSnapshot() && t.Kind != value.RefCursor && t.Kind != value.Void {
+	if !unordered && t.Kind != value.JSON && t.Kind != value.JSONPath && !t.Kind.IsGeometric() && t.Kind != value.XML && t.Kind.Elem() != value.XML && !t.Kind.IsSnapshot() && t.Kind != value.RefCursor && t.Kind != value.Void && t.Kind != value.Cstring {
 		return nil
 	}
 	err := b.stmt.errf(loc, pgerr.UndefinedFunction, "could not identify an %s operator for type %s", what, t.Kind)

@@ -26,7 +26,7 @@ func (b *binder) plpgsqlPseudoParams(cf *pg_query.CreateFunctionStmt) error {
 		if err != nil {
 			return err
 		}
-		if poly == PolyNone && (t.Kind == value.Void || t.Kind.IsValueless()) {
+		if poly == PolyNone && (t.Kind == value.Void || t.Kind == value.Cstring || t.Kind.IsValueless()) {
 			return pgerr.New(pgerr.FeatureNotSupported, "PL/pgSQL functions cannot accept type %s", t)
 		}
 	}

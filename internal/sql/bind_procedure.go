@@ -82,7 +82,7 @@ func (b *binder) bindCreateProcedure(cf *pg_query.CreateFunctionStmt) (Bound, er
 	}
 	if lang == "sql" {
 		for _, p := range f.Params {
-			if p.Type.Kind.IsValueless() { // PostgreSQL's SQL validator refuses them
+			if p.Type.Kind.IsValueless() || p.Type.Kind == value.Cstring { // PostgreSQL's SQL validator refuses them
 				return nil, pgerr.New(CodeInvalidFunctionDef, "SQL functions cannot have arguments of type %s", p.Type.Kind)
 			}
 		}

@@ -119,12 +119,15 @@ func (b *binder) regConfigSchema(e expr.Expr, err error) error {
 	return err
 }
 
-// checkVoidColumn refuses a column of type void, trigger or
-// event_trigger, as PostgreSQL's CheckAttributeType does (42P16, without
-// a position).
+// checkVoidColumn refuses a column of type void, trigger, event_trigger
+// or cstring, as PostgreSQL's CheckAttributeType does (42P16, without a
+// position).
 func checkVoidColumn(name string, t value.Type) error {
-	if t.Kind == value.Void || t.Kind.IsValueless() {
+	if t.Kind == value.Void || t.Kind == value.Cstring || t.Kind.IsValueless() {
 		return pgerr.New(pgerr.InvalidTableDef, "column %q has pseudo-type %s", name, t)
+	}
+	if t.Kind == value.ArrayOf(value.Cstring) {
+		return pgerr.New(pgerr.InvalidTableDef, "column %q has pseudo-type cstring", name) // its element's
 	}
 	return nil
 }

@@ -24,7 +24,7 @@ func HasDefaultOpclass(method string, t value.Type) bool {
 	switch {
 	case k.IsGeometric():
 		return false
-	case k == value.JSON, k == value.JSONPath, k == value.XML, k.IsSnapshot(), k == value.RefCursor, k == value.Void, k.IsValueless():
+	case k == value.JSON, k == value.JSONPath, k == value.XML, k.IsSnapshot(), k == value.RefCursor, k == value.Void, k == value.Cstring, k.IsValueless():
 		return false
 	}
 	switch method {

@@ -138,6 +138,9 @@ func CanCast(from, to Kind, explicit bool) bool {
 	if to == Record {
 		return false // input of anonymous composite types is not implemented, as in PostgreSQL
 	}
+	if from == Cstring || to == Cstring {
+		return cstringCastable(from, to, explicit)
+	}
 	if from.IsVector() || to.IsVector() {
 		return vectorCastable(from, to, explicit)
 	}
@@ -278,6 +281,8 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		return toString(v, to), nil
 	case from == InternalChar || to == InternalChar:
 		return convertInternalChar(v, to)
+	case to == Cstring && from.IsString():
+		return NewText(Cstring, v.Str()), nil // the string's output, char's padding kept
 	case from.IsString():
 		s := v.Str()
 		if from == Char {

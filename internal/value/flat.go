@@ -18,7 +18,7 @@ func (v Value) FlatBytes() (n int, ok bool) {
 	if v.p == nil {
 		return 0, true
 	}
-	if v.kind.IsString() || v.kind.IsBytes() || v.kind.IsNetwork() || v.kind.IsGeometric() || v.kind == JSON || v.kind == XML || v.kind == HStore || v.kind == ACLItem || v.kind == PgSnapshot || v.kind == TxidSnapshot || v.kind == RefCursor {
+	if v.kind.IsString() || v.kind.IsBytes() || v.kind.IsNetwork() || v.kind.IsGeometric() || v.kind == JSON || v.kind == XML || v.kind == HStore || v.kind == ACLItem || v.kind == PgSnapshot || v.kind == TxidSnapshot || v.kind == RefCursor || v.kind == Cstring {
 		return int(v.n), true
 	}
 	return 0, false

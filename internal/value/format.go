@@ -107,7 +107,7 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return append(buf, v.JSONPathOf().text...)
 	case XML:
 		return appendXMLText(buf, v.Str())
-	case HStore, ACLItem, PgSnapshot, TxidSnapshot, RefCursor:
+	case HStore, ACLItem, PgSnapshot, TxidSnapshot, RefCursor, Cstring:
 		return append(buf, v.Str()...)
 	case Void:
 		return buf // void_out prints nothing

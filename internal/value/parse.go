@@ -68,8 +68,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseACLItemValue(s)
 	case PgSnapshot, TxidSnapshot:
 		return parseSnapshotValue(s, t.Kind)
-	case RefCursor:
-		return NewText(RefCursor, s), nil
+	case RefCursor, Cstring:
+		return NewText(t.Kind, s), nil
 	case Void:
 		return VoidValue, nil // void_in ignores its text
 	case Trigger, EventTrigger:

@@ -77,6 +77,7 @@ var BuiltinTypes = []BuiltinType{
 	{TxidSnapshot, "txid_snapshot", 2970, 2949, -1, 'U', false, 'd', 'x'},
 	{PgSnapshot, "pg_snapshot", 5038, 5039, -1, 'U', false, 'd', 'x'},
 	{RefCursor, "refcursor", 1790, 2201, -1, 'U', false, 'i', 'x'},
+	{Cstring, "cstring", 2275, 1263, -2, 'P', false, 'c', 'p'},
 	{TSVector, "tsvector", 3614, 3643, -1, 'U', false, 'i', 'x'},
 	{TSQuery, "tsquery", 3615, 3645, -1, 'U', false, 'i', 'p'},
 	{RegConfig, "regconfig", 3734, 3735, 4, 'N', true, 'i', 'p'},

@@ -96,6 +96,7 @@ var kindNames = [numKinds]string{
 	Void:         "void",
 	Trigger:      "trigger",
 	EventTrigger: "event_trigger",
+	Cstring:      "cstring",
 
 	Tid: "tid",
 	Xid: "xid",
@@ -292,6 +293,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(TriggerType)
 	case "event_trigger":
 		return noMods(EventTriggerType)
+	case "cstring":
+		return noMods(CstringType)
 	case "char", `"char"`:
 		// "char", as format_type prints it; pg_query gives the SQL type
 		// char as bpchar, so a bare char here is the quoted name too.

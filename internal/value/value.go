@@ -111,6 +111,7 @@ const (
 	Void         // void, the result of a function that returns nothing (void.go)
 	Trigger      // trigger, the result of a trigger function, which has no value (trigger.go)
 	EventTrigger // event_trigger, the same for an event trigger function (trigger.go)
+	Cstring      // cstring, the text type input and output functions read and print, held as its text (cstring.go)
 	numKinds
 )
 
@@ -296,7 +297,7 @@ func (v Value) DecimalInto(buf *apd.Decimal) *apd.Decimal {
 // network address (network.go) or a geometric value (geometric.go), a bit
 // string's digits, or an xml value's text.
 func (v Value) Str() string {
-	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() && !v.kind.IsGeometric() && v.kind != XML && v.kind != HStore && v.kind != ACLItem && v.kind != PgSnapshot && v.kind != TxidSnapshot && v.kind != RefCursor {
+	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() && !v.kind.IsGeometric() && v.kind != XML && v.kind != HStore && v.kind != ACLItem && v.kind != PgSnapshot && v.kind != TxidSnapshot && v.kind != RefCursor && v.kind != Cstring {
 		return ""
 	}
 	return unsafe.String((*byte)(v.p), int(v.n))
