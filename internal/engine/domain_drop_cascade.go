@@ -36,8 +36,8 @@ type domainDrops struct {
 	aggs              []*sql.Aggregate
 	ops               []*sql.Operator
 	aggLines, opLines []dependentLine
-	entries   []domainDropEntry
-	seen      map[*expr.Domain]bool
+	entries           []domainDropEntry
+	seen              map[*expr.Domain]bool
 	// attrs are the attributes of composite types of the domains, with
 	// the typed tables whose columns go with them.
 	attrs typeCascade
