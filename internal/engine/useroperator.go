@@ -100,17 +100,7 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 				notices = append(notices, fmt.Sprintf("operator %s does not exist, skipping", cmp.Or(ref.Written, ref.Name)))
 				continue
 			}
-			l, r := "NONE", "NONE"
-			if ref.Left != nil {
-				l = (&sql.FuncParam{Type: *ref.Left, Domain: ref.LeftDomain}).TypeString()
-			}
-			if ref.Right != nil {
-				r = (&sql.FuncParam{Type: *ref.Right, Domain: ref.RightDomain}).TypeString()
-			}
-			if ref.Left == nil {
-				return Result{}, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s", ref.Name, r)
-			}
-			return Result{}, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l, ref.Name, r)
+			return Result{}, e.noOperator(ref)
 		}
 		gone = append(gone, o)
 	}
@@ -119,6 +109,22 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 		return Result{}, err
 	}
 	return Result{Tag: "DROP OPERATOR", Notices: notices}, nil
+}
+
+// noOperator is PostgreSQL's 42883 for an operator ref names that does
+// not exist.
+func (e *Engine) noOperator(ref sql.OperRef) error {
+	l, r := "NONE", "NONE"
+	if ref.Left != nil {
+		l = (&sql.FuncParam{Type: *ref.Left, Domain: ref.LeftDomain}).TypeString()
+	}
+	if ref.Right != nil {
+		r = (&sql.FuncParam{Type: *ref.Right, Domain: ref.RightDomain}).TypeString()
+	}
+	if ref.Left == nil {
+		return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s", ref.Name, r)
+	}
+	return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l, ref.Name, r)
 }
 
 // dropOperatorObjs drops the operators gone (with cascade, the views
