@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -88,6 +89,8 @@ func (e *Engine) applyAggOpTypeRenames(rs []keptTextRename) error {
 			if err := e.moveObjectComments(r.old, newKey, "routine"); err != nil {
 				return err
 			}
+		} else if err := e.moveObjectComments(strings.TrimPrefix(r.old, "operator "), strings.TrimPrefix(newKey, "operator "), "operator"); err != nil {
+			return err
 		}
 		for v, deps := range e.deps {
 			if i := slices.Index(deps, r.old); i >= 0 {

@@ -205,7 +205,7 @@ func (e *Engine) aggregateBySig(sig, name string) bool {
 // alterAggregate runs ALTER AGGREGATE … RENAME TO and OWNER TO; owner is
 // the new owner's name.
 func (e *Engine) alterAggregate(a *sql.AlterFunction, text, owner string) (Result, error) {
-	sig := sql.Signature(a.Ref.Name, a.Ref.Args)
+	sig := a.Ref.Key()
 	var ag *sql.Aggregate
 	if a.Ref.Args == nil {
 		ag = e.aggregateNamed(a.Ref)
@@ -219,9 +219,9 @@ func (e *Engine) alterAggregate(a *sql.AlterFunction, text, owner string) (Resul
 		sig = ag.Signature()
 	} else if ag, _ = e.aggregate(sig, a.Ref.Name); ag == nil {
 		if f, _ := e.function(sig, a.Ref.Name); f != nil {
-			return Result{}, pgerr.New(pgerr.WrongObjectType, "function %s is not an aggregate", sql.CallSignature(a.Ref.Name, a.Ref.Args))
+			return Result{}, pgerr.New(pgerr.WrongObjectType, "function %s is not an aggregate", a.Ref.ArgsString())
 		}
-		return Result{}, pgerr.New(pgerr.UndefinedFunction, "aggregate %s does not exist", sql.CallSignature(a.Ref.Name, a.Ref.Args))
+		return Result{}, pgerr.New(pgerr.UndefinedFunction, "aggregate %s does not exist", a.Ref.ArgsString())
 	}
 	tag := Result{Tag: "ALTER AGGREGATE"}
 	if a.Kind == "function" {

@@ -32,6 +32,7 @@ const commentRemoved = commentSep
 // The catalogs a comment's object is in, beyond expr's and
 // pgConstraintOID.
 const (
+	pgOperatorOID = 2617
 	pgTriggerOID  = 2620
 	pgRewriteOID  = 2618
 	pgPolicyOID   = 3256
@@ -91,6 +92,12 @@ func (e *Engine) commentObject(c *sql.Comment) (string, string, error) {
 		if e.stats[c.Object] == nil {
 			return "", "", pgerr.New(pgerr.UndefinedObject, "statistics object %q does not exist", c.Object)
 		}
+	case sql.CommentOperator:
+		op := e.operator(c.Operator)
+		if op == nil {
+			return "", "", e.noOperator(c.Operator)
+		}
+		key = commentKey("operator", op.Signature())
 	case sql.CommentFunction, sql.CommentProcedure, sql.CommentAggregate:
 		sig, err := e.commentRoutine(c)
 		if err != nil {
@@ -190,6 +197,12 @@ func (o *catalogObjects) commentOID(key, col string) (classOID, oid uint32, ok b
 		for _, p := range o.procs {
 			if p.key == name {
 				return expr.PgProcOID, p.oid, true
+			}
+		}
+	case "operator":
+		for _, op := range o.opers {
+			if op.sig == name {
+				return pgOperatorOID, op.oid, true
 			}
 		}
 	case "role":

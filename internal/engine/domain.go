@@ -437,11 +437,11 @@ func (e *Engine) domainDependents(d *expr.Domain) []string {
 		}
 	}
 	var arrays []string // what depends on d[] comes first, as PostgreSQL reaches it through the array type
-	for _, f := range e.domainRoutineObjs(d) {
-		if domainArrayOnly(f, d) {
-			arrays = append(arrays, fmt.Sprintf("%s %s depends on type %s[]", routineKind(nil, f.Procedure), f.Signature(), name))
+	for _, l := range e.domainRoutineLines(d) {
+		if l.array {
+			arrays = append(arrays, fmt.Sprintf("%s depends on type %s[]", l.what, name))
 		} else {
-			out = append(out, fmt.Sprintf("%s %s depends on type %s", routineKind(nil, f.Procedure), f.Signature(), name))
+			out = append(out, fmt.Sprintf("%s depends on type %s", l.what, name))
 		}
 	}
 	out = append(arrays, out...)

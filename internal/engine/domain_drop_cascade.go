@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -30,8 +31,13 @@ type domainDrops struct {
 	// after the views, with what depends on them.
 	routines  []*sql.Function
 	arrayOnly []*sql.Function // of routines, those of an array of the domain alone
-	entries   []domainDropEntry
-	seen      map[*expr.Domain]bool
+	// aggs and ops are the aggregates and operators taking the domains,
+	// aggLines and opLines their lines (domainAggOpLines).
+	aggs              []*sql.Aggregate
+	ops               []*sql.Operator
+	aggLines, opLines []dependentLine
+	entries           []domainDropEntry
+	seen              map[*expr.Domain]bool
 	// attrs are the attributes of composite types of the domains, with
 	// the typed tables whose columns go with them.
 	attrs typeCascade
@@ -65,6 +71,17 @@ func (c *domainDrops) add(e *Engine, d *expr.Domain, listed []string) error {
 			if domainArrayOnly(f, d) {
 				c.arrayOnly = append(c.arrayOnly, f)
 			}
+		}
+	}
+	aggLines, opLines := e.domainAggOpLines(d)
+	for i, a := range e.domainAggregates(d) {
+		if !slices.Contains(c.aggs, a) {
+			c.aggs, c.aggLines = append(c.aggs, a), append(c.aggLines, aggLines[i])
+		}
+	}
+	for i, o := range e.domainOperators(d) {
+		if !slices.Contains(c.ops, o) {
+			c.ops, c.opLines = append(c.ops, o), append(c.opLines, opLines[i])
 		}
 	}
 	over := func(array bool) []*expr.Domain {
@@ -223,19 +240,35 @@ func (c *domainDrops) apply(e *Engine, attrAlters []*sql.AlterComposite, alters 
 		}
 	}
 	lines = append(lines, attrLines...)
-	if len(c.routines) > 0 {
-		var arrays []string
+	if len(c.routines) > 0 || len(c.aggs) > 0 || len(c.ops) > 0 {
+		var ls []dependentLine
 		for _, f := range c.routines {
-			if l := "drop cascades to function " + f.Signature(); slices.ContainsFunc(c.arrayOnly, func(g *sql.Function) bool { return g == f }) {
-				arrays = append(arrays, l)
+			ls = append(ls, dependentLine{sig: f.Signature(), what: "function " + f.Signature(), array: slices.Contains(c.arrayOnly, f)})
+		}
+		ls = append(ls, c.aggLines...)
+		slices.SortStableFunc(ls, func(a, b dependentLine) int { return strings.Compare(a.sig, b.sig) })
+		var arrays []string
+		for _, l := range append(ls, c.opLines...) {
+			if l.array {
+				arrays = append(arrays, "drop cascades to "+l.what)
 			} else {
-				lines = append(lines, l)
+				lines = append(lines, "drop cascades to "+l.what)
 			}
 		}
 		lines = append(arrays, lines...)
-		notices, err := e.dropRoutines(c.routines, true, nil)
+		// The operators and aggregates go first, so that the routines'
+		// drop does not take them again as their functions' users.
+		notices, err := e.dropOperatorObjs(c.ops, true, nil)
 		if err != nil {
 			return nil, err
+		}
+		if notices, err = e.dropAggregateObjs(c.aggs, true, notices); err != nil {
+			return nil, err
+		}
+		if len(c.routines) > 0 {
+			if notices, err = e.dropRoutines(c.routines, true, notices); err != nil {
+				return nil, err
+			}
 		}
 		lines = append(lines, cascadedLines(notices)...)
 	}

@@ -192,19 +192,29 @@ func aggOptionFields(a *sql.Aggregate) map[string]*[]*pg_query.Node {
 // aggOptionsUsing are the options of aggregate a that name the function
 // f: its name, and the argument types the option's function takes.
 func aggOptionsUsing(a *sql.Aggregate, f *sql.Function) map[string]bool {
-	args := func(state value.Type, inputs bool) []value.Type {
-		ts := []value.Type{state}
+	args := func(state sql.FuncParam, inputs bool) []sql.FuncParam {
+		ps := []sql.FuncParam{state}
 		if inputs {
-			for _, p := range a.Args {
-				ts = append(ts, p.Type)
-			}
+			ps = append(ps, a.Args...)
 		}
-		return ts
+		return ps
 	}
-	want := map[string][]value.Type{"sfunc": args(a.SType.Type, true), "finalfunc": args(a.SType.Type, false),
-		"combinefunc": {a.SType.Type, a.SType.Type}}
+	want := map[string][]sql.FuncParam{"sfunc": args(a.SType, true), "finalfunc": args(a.SType, false),
+		"combinefunc": {a.SType, a.SType}}
 	if a.MSType != nil {
-		want["msfunc"], want["minvfunc"], want["mfinalfunc"] = args(a.MSType.Type, true), args(a.MSType.Type, true), args(a.MSType.Type, false)
+		want["msfunc"], want["minvfunc"], want["mfinalfunc"] = args(*a.MSType, true), args(*a.MSType, true), args(*a.MSType, false)
+	}
+	// The function of the types as declared (domains too), or of their
+	// base types (aggregateFunc).
+	takes := func(ps []sql.FuncParam) bool {
+		if sql.ParamsSignature(f.Name, ps) == f.Signature() {
+			return true
+		}
+		ts := make([]value.Type, len(ps))
+		for i, p := range ps {
+			ts[i] = p.Type
+		}
+		return sql.Signature(f.Name, ts) == f.Signature()
 	}
 	out := map[string]bool{}
 	for opt, names := range aggOptionFields(a) {
@@ -212,7 +222,7 @@ func aggOptionsUsing(a *sql.Aggregate, f *sql.Function) map[string]bool {
 		if !ok || *names == nil {
 			continue
 		}
-		if _, named := sql.RenamedFuncName(*names, f.Name, f.Name); named && sql.Signature(f.Name, ts) == f.Signature() {
+		if _, named := sql.RenamedFuncName(*names, f.Name, f.Name); named && takes(ts) {
 			out[opt] = true
 		}
 	}

@@ -137,10 +137,7 @@ func (e *Engine) dropSchemaObjects(name string, notices []string) ([]string, err
 		return err
 	}
 	for _, o := range e.schemaOperators(name) {
-		ref := sql.OperRef{Name: o.Name, Schema: o.Schema, Right: &o.Right.Type}
-		if o.Left != nil {
-			ref.Left = &o.Left.Type
-		}
+		ref := o.Ref()
 		if err := add(e.dropOperators(&sql.DropOperator{Ops: []sql.OperRef{ref}, IfExists: true, Cascade: true})); err != nil {
 			return nil, err
 		}
@@ -150,10 +147,11 @@ func (e *Engine) dropSchemaObjects(name string, notices []string) ([]string, err
 			continue
 		}
 		ts := make([]value.Type, len(r.agg.Args))
+		doms := make([]*expr.Domain, len(r.agg.Args))
 		for i, p := range r.agg.Args {
-			ts[i] = p.Type
+			ts[i], doms[i] = p.Type, p.Domain
 		}
-		d := &sql.DropAggregate{Aggs: []sql.FuncRef{{Name: r.agg.Name, Args: ts}}, IfExists: true, Cascade: true}
+		d := &sql.DropAggregate{Aggs: []sql.FuncRef{{Name: r.agg.Name, Args: ts, Domains: doms}}, IfExists: true, Cascade: true}
 		if err := add(e.dropAggregates(d)); err != nil {
 			return nil, err
 		}

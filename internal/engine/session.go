@@ -799,7 +799,13 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (_ Result, err error) {
 	case *sql.CreateOperator:
 		return s.ddl("CREATE OPERATOR", func() (Result, error) { return e.createOperator(b, rec) })
 	case *sql.DropOperator:
-		return s.ddl("DROP OPERATOR", func() (Result, error) { return e.dropOperators(b) })
+		return s.ddl("DROP OPERATOR", func() (Result, error) {
+			res, err := e.dropOperators(b)
+			if err == nil {
+				err = e.pruneComments() // of the operators gone
+			}
+			return res, err
+		})
 	case *sql.AlterSequence:
 		return s.ddl("ALTER SEQUENCE", func() (Result, error) {
 			if e.seqs[b.Name] != nil {

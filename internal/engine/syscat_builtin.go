@@ -41,7 +41,7 @@ func (e *Engine) catalogOperators() []catOper {
 	var out []catOper
 	for _, name := range sortedKeys(e.opers) {
 		for _, o := range e.opers[name] {
-			c := catOper{oid: objectOID("operator", o.Signature()), name: o.Name, right: e.typeOID(o.Right.Type, nil),
+			c := catOper{oid: objectOID("operator", o.Signature()), name: o.Name, right: e.typeOID(o.Right.Type, o.Right.Domain),
 				code: sql.FuncName(o.Func), com: o.Commutator, negate: o.Negator, sig: o.Signature()}
 			if o.Schema != "" {
 				c.nsp, c.schema = schemaOID(o.Schema), o.Schema
@@ -51,7 +51,7 @@ func (e *Engine) catalogOperators() []catOper {
 			}
 			var args []value.Kind
 			if o.Left != nil {
-				c.left = e.typeOID(o.Left.Type, nil)
+				c.left = e.typeOID(o.Left.Type, o.Left.Domain)
 				args = append(args, o.Left.Type.Kind)
 			}
 			args = append(args, o.Right.Type.Kind)

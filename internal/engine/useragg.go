@@ -133,17 +133,17 @@ func (e *Engine) dropAggregates(d *sql.DropAggregate) (Result, error) {
 			notices = append(notices, ref.Missing)
 			continue
 		}
-		sig := sql.Signature(ref.Name, ref.Args)
+		sig := ref.Key()
 		a, _ := e.aggregate(sig, ref.Name)
 		if a == nil {
 			if f, _ := e.function(sig, ref.Name); f != nil {
-				return Result{}, pgerr.New(pgerr.WrongObjectType, "function %s is not an aggregate", sql.CallSignature(ref.Name, ref.Args))
+				return Result{}, pgerr.New(pgerr.WrongObjectType, "function %s is not an aggregate", ref.ArgsString())
 			}
 			if d.IfExists {
-				notices = append(notices, fmt.Sprintf("aggregate %s does not exist, skipping", cmp.Or(ref.Written, sql.CallSignature(ref.Name, ref.Args))))
+				notices = append(notices, fmt.Sprintf("aggregate %s does not exist, skipping", cmp.Or(ref.Written, ref.ArgsString())))
 				continue
 			}
-			return Result{}, pgerr.New(pgerr.UndefinedFunction, "aggregate %s does not exist", sql.CallSignature(ref.Name, ref.Args))
+			return Result{}, pgerr.New(pgerr.UndefinedFunction, "aggregate %s does not exist", ref.ArgsString())
 		}
 		gone = append(gone, a)
 	}
@@ -191,8 +191,8 @@ func (e *Engine) aggregateObjsUsing(f *sql.Function) []*sql.Aggregate {
 	var out []*sql.Aggregate
 	for _, name := range sortedKeys(e.aggs) {
 		for _, a := range e.aggs[name] {
-			if sql.FuncName(a.SFunc) == f.Name && sql.Signature(f.Name, a.TransTypes()) == f.Signature() ||
-				a.FinalFunc != nil && sql.FuncName(a.FinalFunc) == f.Name && sql.Signature(f.Name, []value.Type{a.SType.Type}) == f.Signature() {
+			if sql.FuncName(a.SFunc) == f.Name && e.aggregateFunc(a.SFunc, a.TransParams()) == f ||
+				a.FinalFunc != nil && sql.FuncName(a.FinalFunc) == f.Name && e.aggregateFunc(a.FinalFunc, []sql.FuncParam{a.SType}) == f {
 				out = append(out, a)
 			}
 		}
@@ -209,7 +209,7 @@ func (e *Engine) aggregateNamed(ref sql.FuncRef) *sql.Aggregate {
 		}
 		return nil
 	}
-	a, _ := e.aggregate(sql.Signature(ref.Name, ref.Args), ref.Name)
+	a, _ := e.aggregate(ref.Key(), ref.Name)
 	return a
 }
 
@@ -222,18 +222,18 @@ func (e *Engine) catalogAggregates() []catProc {
 			p := catProc{name: a.Name, kind: "a", src: "aggregate_dummy", lang: languageOID("internal"), owner: e.roleOID(aggOwnerName(a))}
 			var args []string
 			for _, x := range a.Args {
-				p.args = append(p.args, e.typeOID(x.Type, nil))
-				p.argStr = append(p.argStr, x.Type.String())
+				p.args = append(p.args, e.typeOID(x.Type, x.Domain))
+				p.argStr = append(p.argStr, x.TypeString())
 				p.names = append(p.names, x.Name)
-				args = append(args, x.Type.String())
+				args = append(args, x.TypeString())
 			}
 			p.argText = strings.Join(args, ", ")
 			if len(args) == 0 {
 				p.argText = "*"
 			}
-			res := a.SType.Type
+			res, resDom := a.SType.Type, a.SType.Domain
 			if a.FinalFunc != nil {
-				res = value.UnknownType
+				res, resDom = value.UnknownType, nil
 				for _, f := range e.funcs[sql.FuncName(a.FinalFunc)] {
 					if len(f.Params) == 1 && f.Params[0].Type.Kind == a.SType.Type.Kind && len(f.Cols) == 1 {
 						res = f.Cols[0].Type
@@ -241,7 +241,7 @@ func (e *Engine) catalogAggregates() []catProc {
 				}
 			}
 			if res.Kind != value.Unknown {
-				p.ret, p.resultText = e.typeOID(res, nil), res.String()
+				p.ret, p.resultText = e.typeOID(res, resDom), (&sql.FuncParam{Type: res, Domain: resDom}).TypeString()
 			}
 			p.oid = objectOID("function", p.signature())
 			p.agg = e.catalogAgg(a)
@@ -269,7 +269,7 @@ func (e *Engine) catalogAgg(a *sql.Aggregate) *catAgg {
 		return sql.FuncName(n)
 	}
 	c := &catAgg{trans: name(a.SFunc), final: name(a.FinalFunc), combine: name(a.CombineFunc), mtrans: name(a.MSFunc),
-		minv: name(a.MInvFunc), mfinal: name(a.MFinalFunc), transType: e.typeOID(a.SType.Type, nil)}
+		minv: name(a.MInvFunc), mfinal: name(a.MFinalFunc), transType: e.typeOID(a.SType.Type, a.SType.Domain)}
 	if a.MSType != nil {
 		c.mTransType = e.typeOID(a.MSType.Type, nil)
 	}

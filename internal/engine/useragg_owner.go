@@ -63,21 +63,30 @@ func (s *Session) mayCreateAggregate(ca *sql.CreateAggregate) error {
 	if err := s.mayCreateIn(a.Name); err != nil {
 		return err
 	}
-	if f := e.aggregateFunc(a.SFunc, a.TransTypes()); f != nil && !e.mayExecute(f, s.role) {
+	if f := e.aggregateFunc(a.SFunc, a.TransParams()); f != nil && !e.mayExecute(f, s.role) {
 		return errNoExecute(e, f, s.role)
 	}
 	return nil
 }
 
 // aggregateFunc is the user-defined function that names, as CREATE
-// AGGREGATE writes it, calls with args: nil for a built-in one.
-func (e *Engine) aggregateFunc(names []*pg_query.Node, args []value.Type) *sql.Function {
+// AGGREGATE writes it, calls with parameters of params' types: the one
+// declared of them exactly, else one of their base types (a domain's
+// values are its base type's); nil for a built-in one.
+func (e *Engine) aggregateFunc(names []*pg_query.Node, params []sql.FuncParam) *sql.Function {
 	parts := make([]string, len(names))
 	for i, n := range names {
 		parts[i] = n.GetString_().GetSval()
 	}
+	base := make([]value.Type, len(params))
+	for i, p := range params {
+		base[i] = p.Type
+	}
 	for _, name := range []string{strings.Join(parts, "."), sql.FuncName(names)} {
-		if f, _ := e.function(sql.Signature(name, args), name); f != nil {
+		if f, _ := e.function(sql.ParamsSignature(name, params), name); f != nil {
+			return f
+		}
+		if f, _ := e.function(sql.Signature(name, base), name); f != nil {
 			return f
 		}
 	}
@@ -92,7 +101,7 @@ func (s *Session) mayDropAggregates(d *sql.DropAggregate) error {
 	}
 	e := s.e
 	for _, ref := range d.Aggs {
-		a, _ := e.aggregate(sql.Signature(ref.Name, ref.Args), ref.Name)
+		a, _ := e.aggregate(ref.Key(), ref.Name)
 		if a != nil && !e.hasPrivsOf(s.role, aggOwnerName(a)) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of aggregate %s", ref.Name)
 		}

@@ -46,17 +46,13 @@ func (v viewRecorder) Operators(name string) []*sql.Operator { return v.r.Operat
 // UseOperator implements sql.OperatorUser.
 func (v viewRecorder) UseOperator(o *sql.Operator) { v.r.UseOperator(o) }
 
-// operator returns the operator of a name, schema ("" for public) and
-// argument types.
-func (e *Engine) operator(name, schema string, left, right *value.Type) *sql.Operator {
-	for _, o := range e.opers[name] {
-		if o.Schema != schema || (o.Left == nil) != (left == nil) || right == nil || o.Right.Type.Kind != right.Kind {
-			continue
+// operator returns the operator ref names, by its schema ("" for
+// public) and argument types.
+func (e *Engine) operator(ref sql.OperRef) *sql.Operator {
+	for _, o := range e.opers[ref.Name] {
+		if o.Schema == ref.Schema && ref.Names(o) {
+			return o
 		}
-		if left != nil && o.Left.Type.Kind != left.Kind {
-			continue
-		}
-		return o
 	}
 	return nil
 }
@@ -68,7 +64,8 @@ func (e *Engine) createOperator(c *sql.CreateOperator, rec *recorder) (Result, e
 	if o.Left != nil {
 		left = &o.Left.Type
 	}
-	if x, _ := e.extOperatorOf(o.Name, left, &o.Right.Type); o.Schema == "" && x != "" || e.operator(o.Name, o.Schema, left, &o.Right.Type) != nil {
+	ref := o.Ref()
+	if x, _ := e.extOperatorOf(o.Name, left, &o.Right.Type); o.Schema == "" && x != "" && ref.LeftDomain == nil && ref.RightDomain == nil || e.operator(ref) != nil {
 		return Result{}, pgerr.New(sql.CodeDuplicateFunction, "operator %s already exists", o.Name)
 	}
 	if e.store != nil {
@@ -93,8 +90,8 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 			notices = append(notices, ref.Missing)
 			continue
 		}
-		o := e.operator(ref.Name, ref.Schema, ref.Left, ref.Right)
-		if x, sig := e.extOperatorOf(ref.Name, ref.Left, ref.Right); o == nil && ref.Schema == "" && x != "" {
+		o := e.operator(ref)
+		if x, sig := e.extOperatorOf(ref.Name, ref.Left, ref.Right); o == nil && ref.Schema == "" && x != "" && ref.LeftDomain == nil && ref.RightDomain == nil {
 			return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop operator %s because extension %s requires it", sig, x).
 				WithHint("You can drop extension %s instead.", x)
 		}
@@ -103,17 +100,7 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 				notices = append(notices, fmt.Sprintf("operator %s does not exist, skipping", cmp.Or(ref.Written, ref.Name)))
 				continue
 			}
-			l, r := "NONE", "NONE"
-			if ref.Left != nil {
-				l = ref.Left.String()
-			}
-			if ref.Right != nil {
-				r = ref.Right.String()
-			}
-			if ref.Left == nil {
-				return Result{}, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s", ref.Name, r)
-			}
-			return Result{}, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l, ref.Name, r)
+			return Result{}, e.noOperator(ref)
 		}
 		gone = append(gone, o)
 	}
@@ -122,6 +109,22 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 		return Result{}, err
 	}
 	return Result{Tag: "DROP OPERATOR", Notices: notices}, nil
+}
+
+// noOperator is PostgreSQL's 42883 for an operator ref names that does
+// not exist.
+func (e *Engine) noOperator(ref sql.OperRef) error {
+	l, r := "NONE", "NONE"
+	if ref.Left != nil {
+		l = (&sql.FuncParam{Type: *ref.Left, Domain: ref.LeftDomain}).TypeString()
+	}
+	if ref.Right != nil {
+		r = (&sql.FuncParam{Type: *ref.Right, Domain: ref.RightDomain}).TypeString()
+	}
+	if ref.Left == nil {
+		return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s", ref.Name, r)
+	}
+	return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l, ref.Name, r)
 }
 
 // dropOperatorObjs drops the operators gone (with cascade, the views
@@ -161,12 +164,14 @@ func (e *Engine) operatorObjsUsing(f *sql.Function) []*sql.Operator {
 	var out []*sql.Operator
 	for _, name := range sortedKeys(e.opers) {
 		for _, o := range e.opers[name] {
-			var ts []value.Type
+			// The function takes the operator's types exactly, domains
+			// as declared (sql.bindOperatorCall).
+			var ps []sql.FuncParam
 			if o.Left != nil {
-				ts = append(ts, o.Left.Type)
+				ps = append(ps, *o.Left)
 			}
-			ts = append(ts, o.Right.Type)
-			if sql.FuncName(o.Func) == f.Name && sql.Signature(f.Name, ts) == f.Signature() {
+			ps = append(ps, *o.Right)
+			if sql.FuncName(o.Func) == f.Name && sql.ParamsSignature(f.Name, ps) == f.Signature() {
 				out = append(out, o)
 			}
 		}

@@ -48,14 +48,9 @@ type Aggregate struct {
 	Loc int32
 }
 
-// Signature is the aggregate's name and input types, as a function's.
-func (a *Aggregate) Signature() string {
-	ts := make([]value.Type, len(a.Args))
-	for i, p := range a.Args {
-		ts[i] = p.Type
-	}
-	return Signature(a.Name, ts)
-}
+// Signature is the aggregate's name and input types, as a function's: a
+// domain by its name.
+func (a *Aggregate) Signature() string { return ParamsSignature(a.Name, a.Args) }
 
 // TransTypes are the transition function's argument types: the state's,
 // then the inputs'.
@@ -138,7 +133,11 @@ func (b *binder) bindDefine(d *pg_query.DefineStmt) (Bound, error) {
 				if err := refusePolymorphic(b, tn); err != nil {
 					return nil, err
 				}
-				a.Args = append(a.Args, FuncParam{Name: p.Name, Type: t, TypeName: tn})
+				dom, err := b.paramDomain(tn, PolyNone)
+				if err != nil {
+					return nil, err
+				}
+				a.Args = append(a.Args, FuncParam{Name: p.Name, Type: t, TypeName: tn, Domain: dom})
 			}
 		}
 	}
@@ -167,7 +166,11 @@ func (b *binder) bindDefine(d *pg_query.DefineStmt) (Bound, error) {
 				if err != nil {
 					return nil, err
 				}
-				a.Args = []FuncParam{{Type: t, TypeName: tn}}
+				dom, err := b.paramDomain(tn, PolyNone)
+				if err != nil {
+					return nil, err
+				}
+				a.Args = []FuncParam{{Type: t, TypeName: tn, Domain: dom}}
 			}
 		case "msfunc":
 			a.MSFunc = defFuncName(de)
@@ -205,7 +208,11 @@ func (b *binder) bindDefine(d *pg_query.DefineStmt) (Bound, error) {
 	if err := refusePolymorphic(b, tn); err != nil {
 		return nil, err
 	}
-	a.SType = FuncParam{Type: t, TypeName: tn}
+	dom, err := b.paramDomain(tn, PolyNone)
+	if err != nil {
+		return nil, err
+	}
+	a.SType = FuncParam{Type: t, TypeName: tn, Domain: dom}
 	if mstype != nil {
 		tn, t, err := b.functionType(mstype)
 		if err != nil {
@@ -297,7 +304,7 @@ objects:
 		}
 		ref := FuncRef{Name: name, Args: []value.Type{}, Written: nameListString(ow.Objname) + "(" + typeNameListString(dropArgTypes(ow)) + ")"}
 		for _, tn := range dropArgTypes(ow) {
-			_, t, err := b.functionType(tn)
+			ktn, t, err := b.functionType(tn)
 			if err != nil {
 				if n, ok := skipMissing(err, tn.Names, tn); ok && d.IfExists {
 					d.Aggs = append(d.Aggs, FuncRef{Missing: n})
@@ -306,6 +313,9 @@ objects:
 				return nil, err
 			}
 			ref.Args = append(ref.Args, t)
+			if err := b.refDomain(&ref, ktn, PolyNone); err != nil {
+				return nil, err
+			}
 		}
 		d.Aggs = append(d.Aggs, ref)
 	}

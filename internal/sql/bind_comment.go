@@ -35,6 +35,7 @@ const (
 	CommentPolicy
 	CommentExtension
 	CommentStatistics
+	CommentOperator
 )
 
 // Comment is COMMENT ON TABLE | VIEW | MATERIALIZED VIEW | INDEX | COLUMN
@@ -49,9 +50,11 @@ type Comment struct {
 	// Object names an object other than a relation: a type's, a schema's,
 	// a role's, a database's or an extension's name, or, with Member, the
 	// relation or domain whose constraint, trigger, rule or policy Member
-	// names; Routine a function, procedure or aggregate.
+	// names; Routine a function, procedure or aggregate; Operator an
+	// operator.
 	Object, Member string
 	Routine        FuncRef
+	Operator       OperRef
 }
 
 func (*Comment) bound() {}
@@ -67,7 +70,7 @@ func (b *binder) bindComment(cs *pg_query.CommentStmt) (Bound, error) {
 		}
 		what := strings.ReplaceAll(strings.TrimPrefix(cs.Objtype.String(), "OBJECT_"), "_", " ")
 		return nil, b.refuse(-1, "COMMENT ON %s is not supported", what).
-			WithHint("comments are kept on relations and their columns, types, domains, schemas, routines, roles, the database, constraints, triggers, rules, policies and extensions")
+			WithHint("comments are kept on relations and their columns, types, domains, schemas, routines, operators, roles, the database, constraints, triggers, rules, policies and extensions")
 	}
 	var names []string
 	for _, it := range cs.Object.GetList().GetItems() {

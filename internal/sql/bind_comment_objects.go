@@ -16,7 +16,7 @@ var commentObjectKinds = map[pg_query.ObjectType]CommentKind{
 	pg_query.ObjectType_OBJECT_TABCONSTRAINT: CommentConstraint, pg_query.ObjectType_OBJECT_DOMCONSTRAINT: CommentDomainConstraint,
 	pg_query.ObjectType_OBJECT_TRIGGER: CommentTrigger, pg_query.ObjectType_OBJECT_RULE: CommentRule,
 	pg_query.ObjectType_OBJECT_POLICY: CommentPolicy, pg_query.ObjectType_OBJECT_EXTENSION: CommentExtension,
-	pg_query.ObjectType_OBJECT_STATISTIC_EXT: CommentStatistics,
+	pg_query.ObjectType_OBJECT_STATISTIC_EXT: CommentStatistics, pg_query.ObjectType_OBJECT_OPERATOR: CommentOperator,
 }
 
 // bindCommentObject binds COMMENT ON an object other than a relation or
@@ -37,6 +37,8 @@ func (b *binder) bindCommentObject(cs *pg_query.CommentStmt) (*Comment, bool, er
 		c.Object = statsName(cs.Object.GetList().GetItems()).String()
 	case CommentFunction, CommentProcedure, CommentAggregate:
 		c.Routine, err = b.routineRef(cs.Object.GetObjectWithArgs(), kind == CommentProcedure)
+	case CommentOperator:
+		c.Operator, err = b.operatorRef(cs.Object.GetObjectWithArgs())
 	case CommentDomainConstraint:
 		items := cs.Object.GetList().GetItems()
 		if len(items) != 2 {

@@ -97,7 +97,7 @@ func (b *binder) schemaOperator(s *scope, a *pg_query.A_Expr, schema string) (ex
 			}
 		}
 	}
-	if e, ok, err := b.userOperatorAmong(op, ops, l, r, false, a.Location); ok {
+	if e, ok, err := b.userOperatorAmong(s, op, ops, l, r, false, a.Location); ok {
 		return e, err
 	}
 	return nil, b.errNoOperator(dottedName(a.Name), l, r, a.Location)
@@ -112,13 +112,9 @@ func (b *binder) dropOperatorSchema(ref OperRef) string {
 		return ""
 	}
 	for _, o := range b.visibleOperators(oc.Operators(ref.Name)) {
-		if (o.Left == nil) != (ref.Left == nil) || ref.Right == nil || o.Right.Type.Kind != ref.Right.Kind {
-			continue
+		if ref.Names(o) {
+			return o.Schema
 		}
-		if ref.Left != nil && o.Left.Type.Kind != ref.Left.Kind {
-			continue
-		}
-		return o.Schema
 	}
 	return ""
 }

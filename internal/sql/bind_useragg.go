@@ -132,7 +132,11 @@ func (b *binder) bindUserAggArgs(as *aggScope, call *plan.AggCall, f *pg_query.F
 		}
 		sigs, cands = append(sigs, sig), append(cands, a)
 	}
-	best := expr.BestSignatures(types, sigs)
+	best := b.aggOfArgDomains(as.input, cands, args)
+	if best == nil {
+		best = expr.BestSignatures(types, sigs)
+	}
+	best = preferBaseParams(cands, best, types)
 	switch {
 	case len(best) == 0:
 		return b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s does not exist", CallSignature(name, types)).
@@ -149,6 +153,10 @@ func (b *binder) bindUserAggArgs(as *aggScope, call *plan.AggCall, f *pg_query.F
 		var err error
 		if args[i], err = b.coerce(args[i], p.Type, nodeLoc(f.Args[i], f.Location)); err != nil {
 			return err
+		}
+		if p.Domain != nil && !SameDomain(b.exprDomain(as.input, args[i]), p.Domain) {
+			// A value passed as the domain is checked against it.
+			args[i] = &expr.DomainCheck{E: args[i], Domain: p.Domain}
 		}
 	}
 	u, err := b.userAggFold(agg, f.Location)
@@ -179,6 +187,9 @@ func (b *binder) userAggFold(a *Aggregate, loc int32) (*plan.UserAgg, error) {
 		c := aggArgPrefix + strconv.Itoa(i+1)
 		cols = append(cols, plan.Column{Name: c, Type: p.Type})
 		refs = append(refs, c)
+	}
+	if err := b.aggTransDomains(a); err != nil {
+		return nil, err
 	}
 	var err error
 	u.Trans, u.TransStrict, err = b.bindAggFunction(a.SFunc, cols, refs, loc)

@@ -34,13 +34,13 @@ type Operator struct {
 func (o *Operator) Signature() string {
 	l := "NONE"
 	if o.Left != nil {
-		l = o.Left.Type.String()
+		l = o.Left.TypeString()
 	}
 	name := o.Name
 	if o.Schema != "" {
 		name = o.Schema + "." + name
 	}
-	return name + "(" + l + "," + o.Right.Type.String() + ")"
+	return name + "(" + l + "," + o.Right.TypeString() + ")"
 }
 
 // DepKey is the key under which a view's dependence on the operator is
@@ -74,6 +74,9 @@ type OperRef struct {
 	// Schema is the schema named ("" for none: the search path's).
 	Schema      string
 	Left, Right *value.Type
+	// LeftDomain and RightDomain are the domains Left and Right name,
+	// nil for another type.
+	LeftDomain, RightDomain *expr.Domain
 	// Written is how DROP wrote its name, for the NOTICE of IF EXISTS
 	// (drop_missing.go); Missing is that NOTICE when its schema or one of
 	// its types does not exist, and the ref names nothing.
@@ -96,7 +99,11 @@ func (b *binder) bindCreateOperator(d *pg_query.DefineStmt) (Bound, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &FuncParam{Type: t, TypeName: tn}, nil
+		dom, err := b.paramDomain(tn, PolyNone)
+		if err != nil {
+			return nil, err
+		}
+		return &FuncParam{Type: t, TypeName: tn, Domain: dom}, nil
 	}
 	for _, n := range d.Definition {
 		de := n.GetDefElem()
@@ -147,11 +154,13 @@ func (o *Operator) operArgs() []FuncParam {
 // argument types, to check the function at CREATE.
 func (b *binder) bindOperatorCall(o *Operator, l, r expr.Expr, loc int32) (expr.Expr, error) {
 	params := o.operArgs()
-	types := make([]value.Type, len(params))
+	// PostgreSQL looks the function up by the declared types exactly, a
+	// domain being a type of its own.
+	written := make([]string, len(params))
 	for i, p := range params {
-		types[i] = p.Type
+		written[i] = p.TypeString()
 	}
-	missing := pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", CallSignature(FuncName(o.Func), types))
+	missing := pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", FuncName(o.Func), strings.Join(written, ", "))
 	if fns := b.lookupFunctions(o.Func); len(fns) > 0 {
 		found := false
 		for _, fn := range fns {
@@ -160,7 +169,7 @@ func (b *binder) bindOperatorCall(o *Operator, l, r expr.Expr, loc int32) (expr.
 			}
 			exact := true
 			for i, p := range fn.Params {
-				exact = exact && p.Type.Kind == params[i].Type.Kind
+				exact = exact && p.Type.Kind == params[i].Type.Kind && SameDomain(p.Domain, params[i].Domain)
 			}
 			found = found || exact
 		}
@@ -209,17 +218,17 @@ func (b *binder) bindOperatorCall(o *Operator, l, r expr.Expr, loc int32) (expr.
 // user-defined operator of the name takes the operands' types: exactly,
 // or, when no built-in operator has the name, by PostgreSQL's implicit
 // conversions; ok is false when none does.
-func (b *binder) userOperator(op string, l, r expr.Expr, builtin bool, loc int32) (e expr.Expr, ok bool, err error) {
+func (b *binder) userOperator(s *scope, op string, l, r expr.Expr, builtin bool, loc int32) (e expr.Expr, ok bool, err error) {
 	oc, has := b.cat.(OperatorCatalog)
 	if !has {
 		return nil, false, nil
 	}
 	ops := b.visibleOperators(oc.Operators(op))
-	return b.userOperatorAmong(op, ops, l, r, builtin, loc)
+	return b.userOperatorAmong(s, op, ops, l, r, builtin, loc)
 }
 
 // userOperatorAmong is userOperator over the operators ops.
-func (b *binder) userOperatorAmong(op string, ops []*Operator, l, r expr.Expr, builtin bool, loc int32) (e expr.Expr, ok bool, err error) {
+func (b *binder) userOperatorAmong(s *scope, op string, ops []*Operator, l, r expr.Expr, builtin bool, loc int32) (e expr.Expr, ok bool, err error) {
 	if len(ops) == 0 {
 		return nil, false, nil
 	}
@@ -229,7 +238,8 @@ func (b *binder) userOperatorAmong(op string, ops []*Operator, l, r expr.Expr, b
 	}
 	types = append(types, r.Type())
 	var sigs [][]value.Kind
-	var cands []*Operator
+	var cands, exacts []*Operator
+	var exactSigs [][]value.Kind
 	for _, o := range ops {
 		if (o.Left == nil) != (l == nil) {
 			continue
@@ -241,12 +251,16 @@ func (b *binder) userOperatorAmong(op string, ops []*Operator, l, r expr.Expr, b
 			exact = exact && operandMatches(p.Type.Kind, types, i)
 		}
 		if exact {
-			cands, sigs = []*Operator{o}, [][]value.Kind{sig}
-			break
+			exacts, exactSigs = append(exacts, o), append(exactSigs, sig)
+			continue
 		}
 		if !builtin {
 			sigs, cands = append(sigs, sig), append(cands, o)
 		}
+	}
+	if len(exacts) > 0 {
+		i := b.operatorOfOperandDomains(s, exacts, l, r)
+		cands, sigs = []*Operator{exacts[i]}, [][]value.Kind{exactSigs[i]}
 	}
 	best := expr.BestSignatures(types, sigs)
 	switch {
@@ -309,7 +323,7 @@ objects:
 			if tn == nil {
 				continue // NONE
 			}
-			_, t, err := b.functionType(tn)
+			ktn, t, err := b.functionType(tn)
 			if err != nil {
 				if n, ok := skipMissing(err, tn.Names, tn); ok && d.IfExists {
 					d.Ops = append(d.Ops, OperRef{Missing: n})
@@ -317,10 +331,14 @@ objects:
 				}
 				return nil, err
 			}
+			dom, err := b.paramDomain(ktn, PolyNone)
+			if err != nil {
+				return nil, err
+			}
 			if i == 0 && len(ow.Objargs) == 2 {
-				ref.Left = &t
+				ref.Left, ref.LeftDomain = &t, dom
 			} else {
-				ref.Right = &t
+				ref.Right, ref.RightDomain = &t, dom
 			}
 		}
 		if len(ow.Objname) == 1 {
@@ -355,14 +373,14 @@ func (b *binder) bindUserOperatorExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, 
 	if err != nil {
 		return nil, true, err
 	}
-	if e, ok, err := b.userOperator(op, l, r, true, a.Location); ok {
+	if e, ok, err := b.userOperator(s, op, l, r, true, a.Location); ok {
 		return e, true, err
 	}
 	e, err := b.bindAExpr(s, a)
 	if c := pgerr.Code(err); c != pgerr.UndefinedFunction && c != pgerr.FeatureNotSupported {
 		return e, true, err
 	}
-	if e, ok, uerr := b.userOperator(op, l, r, false, a.Location); ok {
+	if e, ok, uerr := b.userOperator(s, op, l, r, false, a.Location); ok {
 		return e, true, uerr
 	}
 	return nil, true, err

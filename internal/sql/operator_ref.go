@@ -1,0 +1,41 @@
+// The reference COMMENT ON OPERATOR makes to an operator: its name and
+// argument types, as DROP OPERATOR names one.
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
+
+// operatorRef binds name(left | NONE, right) naming an operator; the
+// schema of an unqualified name is the search path's first holding it.
+func (b *binder) operatorRef(ow *pg_query.ObjectWithArgs) (OperRef, error) {
+	ref := OperRef{Name: FuncName(ow.Objname[len(ow.Objname)-1:]), Written: nameListString(ow.Objname)}
+	if len(ow.Objname) > 1 {
+		if ref.Schema = FuncName(ow.Objname[:len(ow.Objname)-1]); ref.Schema == "public" {
+			ref.Schema = ""
+		}
+	}
+	for i, a := range ow.Objargs {
+		tn := a.GetTypeName()
+		if tn == nil {
+			continue // NONE
+		}
+		ktn, t, err := b.functionType(tn)
+		if err != nil {
+			return OperRef{}, err
+		}
+		dom, err := b.paramDomain(ktn, PolyNone)
+		if err != nil {
+			return OperRef{}, err
+		}
+		if i == 0 && len(ow.Objargs) == 2 {
+			ref.Left, ref.LeftDomain = &t, dom
+		} else {
+			ref.Right, ref.RightDomain = &t, dom
+		}
+	}
+	if len(ow.Objname) == 1 {
+		ref.Schema = b.dropOperatorSchema(ref)
+	}
+	return ref, nil
+}
