@@ -134,6 +134,7 @@ func (e *Engine) createCast(cc *sql.CreateCast, text string) (Result, error) {
 	if e.casts == nil {
 		e.casts = map[[2]string]*sql.UserCast{}
 	}
+	c.Text = text
 	e.casts[key] = c
 	res := Result{Tag: "CREATE CAST"}
 	if cc.Warning != "" {

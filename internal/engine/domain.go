@@ -181,13 +181,11 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 	var routines []routineTypeRename // the routines naming the domain
 	var rebuild []string             // the materialized views calling them
 	var aggops []keptTextRename      // the aggregates and operators naming it
+	var casts []castTypeRename       // the casts naming it
 	if renamed {
-		if views := e.domainViews(ad.Name); len(views) > 0 {
+		if views := e.domainTextViews(ad.Name, ad.Def.Name); len(views) > 0 {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename domain %s: view %s names it", ad.Name, views[0]).
 				WithHint("drop the views that name the domain, rename it, and create them again")
-		}
-		if err := e.refuseAtomicBodyNaming(ad.Name, ad.Def.Name); err != nil {
-			return Result{}, err
 		}
 		var err error
 		routines, err = e.routineTypeRenames(ad.Name, ad.Def.Name, func(p sql.FuncParam) bool { return ofDomain(p.Domain, d) },
@@ -196,6 +194,9 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 			return Result{}, err
 		}
 		if aggops, err = e.aggOpTypeRenames(ad.Name, ad.Def.Name); err != nil {
+			return Result{}, err
+		}
+		if casts, err = e.castTypeRenames(ad.Name, ad.Def.Name, routines); err != nil {
 			return Result{}, err
 		}
 		rebuild = e.routineCallerViews(routines)
@@ -244,6 +245,10 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 		if err := e.applyRoutineTypeRenames(routines); err != nil {
 			return Result{}, err
 		}
+		if err := e.applyCastTypeRenames(casts); err != nil {
+			return Result{}, err
+		}
+		e.renameDomainViews(ad.Name, ad.Def.Name)
 		if err := e.applyAggOpTypeRenames(aggops); err != nil {
 			return Result{}, err
 		}
@@ -252,7 +257,7 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 	if ad.Notice != "" {
 		res.Notices = []string{ad.Notice}
 	}
-	notices, err := e.rebuildTypeofReaders(ad.Def.Name, rebuild)
+	notices, err := e.rebuildTypeofReaders(ad.Def.Name, rebuild, nil)
 	res.Notices = append(res.Notices, notices...)
 	return res, err
 }

@@ -21,8 +21,8 @@ import (
 // name, and the routine is keyed anew. A body given as a string is kept
 // as written, as PostgreSQL keeps it: one naming the old type fails when
 // called, as there. The calls that views, defaults and checks make of it
-// follow (routine_type_rename_calls.go); a routine a cast calls is
-// refused (0A000), as the cast is keyed by its types' names.
+// follow (routine_type_rename_calls.go), and so do the casts that call
+// it (cast_type_rename.go).
 
 // routineTypeRename is one routine whose statements name the renamed
 // type: its signature before the rename and its statements after it.
@@ -33,6 +33,9 @@ type routineTypeRename struct {
 	// g is f with its CREATE statement (which a PL/pgSQL routine is
 	// compiled from) written again, put in f's place.
 	g *sql.Function
+	// atomic marks a BEGIN ATOMIC or RETURN body that names the type: it
+	// is bound again from text once the type has its new name.
+	atomic bool
 }
 
 // routineTypeRenames are the routines that name, in a parameter or a
@@ -50,12 +53,16 @@ func (e *Engine) routineTypeRenames(key, newKey string, names func(p sql.FuncPar
 			// A result of the type's fields (RETURNS SETOF it) names it in
 			// its result's type names, which are written again below.
 			named = named || slices.ContainsFunc(f.ColTypes, func(tn *pg_query.TypeName) bool { return namesKey(tn, key) })
+			// A body bound at CREATE holds the type, as PostgreSQL's holds
+			// its oid: the body is bound again under the new name.
+			atomic := false
+			if text, ok := e.routineText[sig]; ok && atomicBody(f, text) {
+				_, n, err := sql.RenameTypeInText(text, false, key, newKey)
+				atomic = err != nil || n > 0
+			}
+			named = named || atomic
 			if !named {
 				continue
-			}
-			if cs := e.castsCalling(sig); len(cs) > 0 {
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot rename type %s: %s calls %s %s, which names it", key, cs[0].Describe(), routineKind(nil, f.Procedure), sig).
-					WithHint("drop it, rename the type, then create it again")
 			}
 			g := *f
 			g.Compiled = nil
@@ -91,7 +98,7 @@ func (e *Engine) routineTypeRenames(key, newKey string, names func(p sql.FuncPar
 				}
 				g.Body = body
 			}
-			r := routineTypeRename{f: f, sig: sig, g: &g}
+			r := routineTypeRename{f: f, sig: sig, g: &g, atomic: atomic}
 			if text, ok := e.routineText[sig]; ok {
 				renamed, n, err := sql.RenameTypeInText(text, false, key, newKey)
 				if err != nil || n == 0 {
@@ -140,6 +147,13 @@ func (e *Engine) applyRoutineTypeRenames(rs []routineTypeRename) error {
 	}
 	e.rekeyRoutineCalls(moves)
 	e.putRoutineTypeRenames(rs)
+	for _, r := range rs {
+		if r.atomic {
+			if err := e.rebindAtomicBody(r); err != nil {
+				return err
+			}
+		}
+	}
 	for _, r := range rs {
 		newSig := r.g.Signature()
 		if r.text == "" {
@@ -214,4 +228,44 @@ func typeResult(t value.Type) func(f *sql.Function, i int) bool {
 // type or a composite type) or an array of it.
 func sameUserType(ct, t value.Type) bool {
 	return ct.Mod == t.Mod && (ct.Kind == t.Kind || ct.Kind == value.ArrayOf(t.Kind))
+}
+
+// rebindAtomicBody binds r's CREATE statement, written again with the
+// type's new name, and gives r's routine its body.
+func (e *Engine) rebindAtomicBody(r routineTypeRename) error {
+	refuse := func() error {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename type: %s %s names it in its body in a way its text does not show", routineKind(nil, r.f.Procedure), r.sig).
+			WithHint("replace the routine with a body that does not name the type, rename the type, then replace it again")
+	}
+	if r.text == "" {
+		return refuse()
+	}
+	sts, err := sql.ParseScript(r.text)
+	if err != nil || len(sts) == 0 {
+		return refuse()
+	}
+	rec := &recorder{cat: e, seen: map[string]bool{}, text: sts[0].SQL}
+	b, err := sql.Bind(rec, sts[0])
+	if err != nil {
+		return err
+	}
+	cf, ok := b.(*sql.CreateFunction)
+	if !ok {
+		return refuse()
+	}
+	r.g.TakeBody(cf.Func)
+	return nil
+}
+
+// atomicBody reports whether f, created by the statements text, has a
+// body of RETURN or BEGIN ATOMIC (a procedure's is not marked Atomic).
+func atomicBody(f *sql.Function, text string) bool {
+	if f.Atomic {
+		return true
+	}
+	if !f.Procedure {
+		return false
+	}
+	sts, err := sql.ParseScript(text)
+	return err == nil && len(sts) > 0 && sts[0].Node.GetCreateFunctionStmt().GetSqlBody() != nil
 }

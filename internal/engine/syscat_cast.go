@@ -30,7 +30,10 @@ func pgCast(o *catalogObjects, r *catRows) {
 		procs[p.signature()] = p.oid
 	}
 	typeOID := func(name string, t value.Type) uint32 {
-		if oid := o.e.typeOID(t, nil); oid != 0 && t.Kind != value.Unknown {
+		// A domain's cast (ignored, as PostgreSQL's) is from or to the
+		// domain, not the type it is over.
+		_, dom := o.e.domains.byName[name]
+		if oid := o.e.typeOID(t, nil); oid != 0 && t.Kind != value.Unknown && !dom {
 			return oid
 		}
 		for _, ct := range o.types {

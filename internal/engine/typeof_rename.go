@@ -90,10 +90,11 @@ func (e *Engine) refuseTypeofWatched(key string, names []string) error {
 	return nil
 }
 
-// rebuildTypeofReaders binds again the views typeofReaders named, with the
+// rebuildTypeofReaders binds again the views names (typeofs, those that
+// typeofReaders named, and those calling routines keyed anew), with the
 // type renamed to newKey: the populated ones are built again, the others
 // keep their new plans.
-func (e *Engine) rebuildTypeofReaders(newKey string, names []string) ([]string, error) {
+func (e *Engine) rebuildTypeofReaders(newKey string, names, typeofs []string) ([]string, error) {
 	var built []string
 	for _, v := range names {
 		if e.views[v] != nil {
@@ -107,5 +108,14 @@ func (e *Engine) rebuildTypeofReaders(newKey string, names []string) ([]string, 
 		}
 		e.unpopulated[v] = cv
 	}
-	return e.rebuildViews(built, true, fmt.Sprintf("the renamed type %s", newKey))
+	notices, err := e.rebuildViews(built, true, fmt.Sprintf("the renamed type %s", newKey))
+	// A view built again only as it calls a routine keyed anew has the
+	// rows it had: PostgreSQL's, which does not change, says nothing.
+	printing := e.viewsOver(typeofs)
+	notices = slices.DeleteFunc(notices, func(n string) bool {
+		return slices.ContainsFunc(built, func(v string) bool {
+			return !slices.Contains(printing, v) && strings.HasPrefix(n, fmt.Sprintf("materialized view %q was built again ", v))
+		})
+	})
+	return notices, err
 }

@@ -221,7 +221,7 @@ func (e *Engine) renameType(r *sql.RenameType) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	notices, err := e.rebuildTypeofReaders(r.New, rebuild)
+	notices, err := e.rebuildTypeofReaders(r.New, rebuild, typeofs)
 	res.Notices = append(res.Notices, notices...)
 	return res, err
 }
@@ -246,14 +246,15 @@ func (e *Engine) renameTypeOnly(r *sql.RenameType, typeofs []string) (Result, []
 			return Result{}, nil, err
 		}
 	}
-	if err := e.refuseAtomicBodyNaming(r.Name, r.New); err != nil {
-		return Result{}, nil, err
-	}
 	routines, err := e.routineTypeRenames(r.Name, r.New, typeParam(t), typeResult(t))
 	if err != nil {
 		return Result{}, nil, err
 	}
 	aggops, err := e.aggOpTypeRenames(r.Name, r.New)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	casts, err := e.castTypeRenames(r.Name, r.New, routines)
 	if err != nil {
 		return Result{}, nil, err
 	}
@@ -290,6 +291,9 @@ func (e *Engine) renameTypeOnly(r *sql.RenameType, typeofs []string) (Result, []
 		return Result{}, nil, err
 	}
 	if err := e.applyRoutineTypeRenames(routines); err != nil {
+		return Result{}, nil, err
+	}
+	if err := e.applyCastTypeRenames(casts); err != nil {
 		return Result{}, nil, err
 	}
 	return Result{Tag: "ALTER TYPE"}, typeofs, e.applyAggOpTypeRenames(aggops)

@@ -43,6 +43,10 @@ type UserCast struct {
 	Binary bool
 	// SourceType is the source, as TargetType the target.
 	SourceType value.Type
+	// Text is the CREATE CAST statement kept for the cast (set by the
+	// catalog that keeps it), written again when a type it names is
+	// renamed.
+	Text string
 }
 
 // DepKey is the key under which a view's use of the cast is recorded.

@@ -67,8 +67,10 @@ func (b *binder) typeDomain(tn *pg_query.TypeName) (*expr.Domain, error) {
 	if !ok || len(tn.Typmods) > 0 {
 		return nil, nil
 	}
-	if _, err := value.TypeFromName(name, nil); err == nil {
-		return nil, nil // a built-in type comes first
+	// A built-in type comes first, unless the name is qualified: a domain
+	// renamed to a built-in type's name (public.int4) is named so.
+	if _, err := value.TypeFromName(name, nil); err == nil && len(tn.Names) == 1 {
+		return nil, nil
 	}
 	d, ok := b.domain(name)
 	if !ok {
