@@ -73,6 +73,11 @@ func columnAttr(typ value.Type, def *sql.ColumnDef) sql.DroppedAttr {
 	}
 	a.Collation = typeCollation(typ)
 	if def != nil {
+		if def.Domain != nil && def.Domain.Elem() == nil {
+			// A domain's column (not its array's) is of the domain,
+			// whose modifier and dimensions are its own, not the column's.
+			a.Typmod, a.Ndims = -1, 0
+		}
 		a.Collation = columnCollationOID(def, a.Collation)
 		if def.Attrs.Storage != 0 {
 			a.Storage = def.Attrs.Storage

@@ -344,7 +344,7 @@ func (e *Engine) sysCatalogFor(path []string, own string) *expr.SysCatalog {
 				out = t.builtin.Kind.String() + "[]"
 			}
 			sc.Types[t.oid] = value.Type{Kind: t.kind, Mod: -1}
-		case t.kind.IsArray():
+		case t.kind.IsArray() && t.typtype != 'd': // a domain over an array is named as itself
 			out = o.objectText(arrayElemKey(t.name), path) + "[]"
 		default:
 			out = o.objectText(t.name, path)
@@ -352,12 +352,12 @@ func (e *Engine) sysCatalogFor(path []string, own string) *expr.SysCatalog {
 		in := out
 		if t.builtin == nil {
 			in = arrayElemKey(t.name)
-			if t.kind.IsArray() {
+			if t.kind.IsArray() && t.typtype != 'd' {
 				in += "[]"
 			}
 		}
 		name(value.RegType, t.oid, out, in)
-		if t.builtin != nil || t.kind.IsArray() {
+		if t.builtin != nil || t.kind.IsArray() && t.typtype != 'd' {
 			sc.OIDs[value.RegType][t.name] = t.oid // the internal name: _int4, _mood
 		}
 	}

@@ -193,7 +193,7 @@ func NewSubscripts(arr Expr, subs []Subscript, slice bool) Expr {
 				off = off*int64(d.Len) + j
 			}
 			return a[0].Elems()[off], nil
-		}, Print: print}, Args: args, T: t.ElemType()}
+		}, Print: print}, Args: args, T: t.ElemTypeMod()}
 	}
 	k := t.Kind
 	return &Func{Def: &FuncDef{Name: "slice", Strict: true, Eval: func(a []value.Value) (value.Value, error) {

@@ -251,6 +251,9 @@ func TypeModifier(t value.Type) int32 {
 	if t.Mod < 0 {
 		return -1
 	}
+	if t.Kind.IsArray() && value.TakesModifier(t.Kind.Elem()) {
+		return TypeModifier(t.ElemTypeMod()) // an array's modifier is its elements'
+	}
 	switch t.Kind {
 	case value.Varchar, value.Char, value.Numeric:
 		return t.Mod + 4

@@ -288,7 +288,7 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		case k == value.Void:
 			return value.Type{}, pgerr.New(pgerr.UndefinedObject, "could not find array type for data type void")
 		}
-		return value.ArrayTypeOf(arg), nil
+		return value.ArrayTypeOf(arg.Unmodified()), nil // a function's result has no modifier
 	case AggBitAnd, AggBitOr, AggBitXor:
 		if k.IsBits() {
 			return value.BitType, nil

@@ -263,7 +263,7 @@ func (b *binder) bindArrayCompare(s *scope, a *pg_query.A_Expr, op string, all b
 	if l, err = b.coerce(l, t, a.Location); err != nil {
 		return nil, err
 	}
-	if r, err = b.coerce(r, value.ArrayTypeOf(t), a.Location); err != nil {
+	if r, err = b.coerce(r, value.ArrayTypeOf(t.Unmodified()), a.Location); err != nil {
 		return nil, err // an enum's or a user range's array keeps its type
 	}
 	return b.arrayCompareCollation(s, expr.NewArrayCompare(cmp, l, r, all), l, r), nil
@@ -293,7 +293,7 @@ func (b *binder) bindArrayOperator(s *scope, a *pg_query.A_Expr, op string, all 
 		if t.Kind == value.Unknown {
 			t = value.TextType
 		}
-		if r, err = b.coerce(r, value.ArrayTypeOf(t), a.Location); err != nil {
+		if r, err = b.coerce(r, value.ArrayTypeOf(t.Unmodified()), a.Location); err != nil {
 			return nil, err
 		}
 	}

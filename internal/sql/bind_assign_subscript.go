@@ -95,6 +95,9 @@ func (b *binder) arrayAssigner(sc *scope, name string, t value.Type, idx []*pg_q
 		}
 	}
 	target := value.Type{Kind: t.Kind.Elem(), Mod: -1}
+	if value.TakesModifier(target.Kind) {
+		target = t.ElemTypeMod() // varchar(3)[]'s element is assigned as varchar(3)
+	}
 	if slice {
 		target = t
 	}

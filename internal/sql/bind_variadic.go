@@ -65,7 +65,7 @@ func (b *binder) bindVariadicCall(s *scope, name string, f *pg_query.FuncCall) (
 		}
 	}
 	if last < len(params) && params[last].Kind != value.Unknown {
-		if es[last], err = b.coerce(es[last], value.ArrayTypeOf(params[last]), nodeLoc(nodes[last], f.Location)); err != nil {
+		if es[last], err = b.coerce(es[last], value.ArrayTypeOf(params[last].Unmodified()), nodeLoc(nodes[last], f.Location)); err != nil {
 			return nil, err
 		}
 	}

@@ -350,7 +350,7 @@ func (pb *polyBinding) typeOf(p Poly) (value.Type, error) {
 		if t.Kind.IsArray() {
 			return value.Type{}, pgerr.New(pgerr.UndefinedObject, "could not find array type for data type %s", t)
 		}
-		return value.ArrayTypeOf(t), nil
+		return value.ArrayTypeOf(t.Unmodified()), nil // a function's result has no modifier
 	}
 	switch p {
 	case PolyAnyElement, PolyAnyNonArray, PolyAnyEnum:

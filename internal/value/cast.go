@@ -13,11 +13,15 @@ import (
 // Coerce applies t's modifier to v, which is already of kind t.Kind (or
 // NULL): numeric(p,s) rounds to s digits and checks the integer digits,
 // varchar(n) and char(n) check the length (explicit casts truncate
-// silently) and char(n) pads, timestamp(p) rounds to p fractional digits.
+// silently) and char(n) pads, timestamp(p) rounds to p fractional digits;
+// an array type's modifier applies to each element.
 // v is returned unchanged when t has no modifier.
 func Coerce(v Value, t Type, explicit bool) (Value, error) {
 	if t.Mod < 0 || v.kind == Unknown {
 		return v, nil
+	}
+	if t.Kind.IsArray() && v.kind.IsArray() && TakesModifier(t.Kind.Elem()) {
+		return coerceArray(v, t, explicit)
 	}
 	switch t.Kind {
 	case Numeric:

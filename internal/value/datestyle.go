@@ -302,7 +302,7 @@ func ParseStyled(s string, t Type, st TextStyle, z Zone) (Value, error) {
 		if !z.IsUTC() {
 			session = &z
 		}
-		return parseArrayZone(s, t.ElemType(), st, session)
+		return parseArrayZone(s, t.ElemTypeMod(), st, session)
 	}
 	if err != nil {
 		return Null, err

@@ -304,7 +304,7 @@ func rangeUnit(rng int32) string {
 // intervals so. Any other type reads as Parse reads it.
 func ParseIntervalIn(s string, t Type, st TextStyle) (Value, error) {
 	if st.Interval() == IntervalSQLStandard && (t.Kind == ArrayOf(Interval) || t.Kind == ArrayOf(Record)) {
-		return parseArrayIn(s, t.ElemType(), st)
+		return parseArrayIn(s, t.ElemTypeMod(), st)
 	}
 	if st.Interval() == IntervalSQLStandard && t.Kind == Record && !t.IsAnonymousRecord() {
 		return ParseRecordIn(s, t, st)

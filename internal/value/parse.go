@@ -102,7 +102,7 @@ func Parse(s string, t Type) (Value, error) {
 		v, err = parseTime(s, t.Kind)
 	default:
 		if t.Kind.IsArray() {
-			return parseArray(s, t.ElemType())
+			return parseArray(s, t.ElemTypeMod())
 		}
 		if t.Kind == Record && !t.IsAnonymousRecord() {
 			return ParseRecord(s, t)

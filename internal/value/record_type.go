@@ -151,9 +151,10 @@ func (d *RecordDesc) Field(name string) (RecordField, int) {
 }
 
 // ArrayTypeOf returns the type of arrays of elem: ArrayType(elem.Kind),
-// keeping a record type's fields and an enum type's labels.
+// keeping a record type's fields, an enum type's labels and a length,
+// precision or interval's fields, which apply to each element.
 func ArrayTypeOf(elem Type) Type {
-	if elem.Kind == Record || elem.Kind == Enum || elem.Kind == UserRange || elem.Kind == UserMultirange {
+	if elem.Kind == Record || elem.Kind == Enum || elem.Kind == UserRange || elem.Kind == UserMultirange || TakesModifier(elem.Kind) {
 		return Type{ArrayOf(elem.Kind), elem.Mod}
 	}
 	return ArrayType(elem.Kind)

@@ -169,7 +169,7 @@ func ParseZone(s string, t Type, z Zone) (Value, error) {
 	case t.Kind == TSTZMultirange:
 		return parseMultirangeZone(s, t, &z)
 	case t.Kind.IsArray():
-		return parseArrayZone(s, t.ElemType(), IntervalPostgres, &z)
+		return parseArrayZone(s, t.ElemTypeMod(), IntervalPostgres, &z)
 	}
 	v, err := parseTimestampZone(s, z)
 	if err != nil {

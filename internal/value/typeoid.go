@@ -122,6 +122,9 @@ func (t Type) Typmod() int32 {
 // WithTypmod returns the type of kind k with PostgreSQL's modifier typmod
 // (Typmod's inverse); a modifier k does not take is dropped.
 func WithTypmod(k Kind, typmod int32) Type {
+	if k.IsArray() && TakesModifier(k.Elem()) {
+		return Type{k, WithTypmod(k.Elem(), typmod).Mod} // an array's modifier is its elements'
+	}
 	switch {
 	case typmod < 0:
 		return Type{k, -1}

@@ -153,6 +153,9 @@ func (t Type) String() string {
 	if t.Mod < 0 {
 		return t.Kind.String()
 	}
+	if t.Kind.IsArray() && TakesModifier(t.Kind.Elem()) {
+		return t.ElemTypeMod().String() + "[]"
+	}
 	switch t.Kind {
 	case Numeric:
 		p, s, _ := t.PrecisionScale()
