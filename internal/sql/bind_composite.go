@@ -297,12 +297,20 @@ type RowTypeCatalog interface {
 	RowTypeRelation(name string) (*Relation, bool)
 }
 
-// rowTypeRelation looks up the relation name for its row type.
+// rowTypeRelation looks up the relation name for its row type. An
+// unqualified name is first a system catalog's or view's (NULL::pg_class):
+// pg_catalog comes first in PostgreSQL's search path for types too.
 func (b *binder) rowTypeRelation(name string) (*Relation, bool) {
-	if rc, ok := b.cat.(RowTypeCatalog); ok {
-		return rc.RowTypeRelation(name)
+	rc, ok := b.cat.(RowTypeCatalog)
+	if !ok {
+		return b.cat.Relation(name)
 	}
-	return b.cat.Relation(name)
+	if !strings.Contains(name, ".") {
+		if rel, ok := rc.RowTypeRelation("pg_catalog." + name); ok && rel.System {
+			return rel, true
+		}
+	}
+	return rc.RowTypeRelation(name)
 }
 
 // Relation returns the composite type as the binder reads a relation's
