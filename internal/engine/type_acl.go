@@ -276,6 +276,14 @@ func (e *Engine) typeKeyOf(t value.Type, dom domainNamer) string {
 	if key := e.builtinTypeACLKey(elem); key != "" {
 		return key
 	}
+	if d := elem.RecordDesc(); elem.Kind == value.Record && d != nil && d.Name != "" {
+		// A relation's or a catalog's row type, whose ACL is kept under
+		// the relation's key (a catalog's bare, as pg_class).
+		key := strings.TrimPrefix(d.Name, "pg_catalog.")
+		if _, ok := e.typeACLs[key]; ok {
+			return key
+		}
+	}
 	oid := e.typeOID(elem, nil)
 	for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
 		if u, ok := e.userTypes[name]; ok && u.UserRange() == nil && e.typeOID(u, nil) == oid {
