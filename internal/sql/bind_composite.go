@@ -328,6 +328,9 @@ func (ct *CompositeType) Relation() *Relation {
 // (0A000): a view's columns change with CREATE OR REPLACE, which would
 // leave such a column behind. ok is false for any other name.
 func (b *binder) relationTypeName(names []string, mods []int32, loc int32) (value.Type, bool, error) {
+	if len(names) == 2 && names[0] == "information_schema" {
+		names = []string{names[0] + "." + names[1]} // a system view's row type, keyed so
+	}
 	if len(names) != 1 || len(mods) > 0 {
 		return value.Type{}, false, nil
 	}
