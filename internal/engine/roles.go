@@ -144,7 +144,9 @@ func (s *Session) allowed(name string, priv sql.Privilege) error {
 	}
 	kind, ok := e.kindOf(name)
 	if !ok {
-		return nil // a system view, readable by every role, or no relation
+		// A system view, readable by every role but those kept from
+		// PUBLIC, or no relation.
+		return superuserCatalogError(name)
 	}
 	if err := s.schemaAllowed(name); err != nil {
 		return err

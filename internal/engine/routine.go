@@ -60,6 +60,9 @@ func (e *Engine) isRowType(name string) bool {
 	if _, ok := e.Relation(name); ok {
 		return true
 	}
+	if _, ok := catalogRelations["pg_catalog."+name]; ok {
+		return true // a system catalog's or view's (pg_class)
+	}
 	_, ok := e.CompositeType(name)
 	return ok
 }

@@ -78,11 +78,10 @@ func proACL(has bool, acl, opts []string, owner string) any {
 	return out
 }
 
-// errNoExecute is the error of a call of f that the role may not run.
+// errNoExecute is the error of a call of f that the role may not run:
+// PostgreSQL's, without a HINT.
 func errNoExecute(e *Engine, f *sql.Function, role string) error {
-	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", routineKind(nil, f.Procedure), e.bareName(f.Name)).
-		WithHint("role %q needs EXECUTE on %s %s: its owner or a superuser grants it with GRANT EXECUTE ON %s %s TO %s",
-			role, routineKind(nil, f.Procedure), f.Signature(), strings.ToUpper(routineKind(nil, f.Procedure)), f.Signature(), role)
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", routineKind(nil, f.Procedure), e.bareName(f.Name))
 }
 
 // executeAllowed returns an error (42501) unless the session's role may

@@ -6,8 +6,9 @@ package engine
 // its owner is the relation's, ALTER TABLE … OWNER TO (and REASSIGN
 // OWNED) puts the new owner in the old one's items, the ACL follows the
 // relation's renames and moves and goes with DROP. A temporary
-// relation's is kept in memory alone, as the relation. Columns of a row
-// type are not checked against it.
+// relation's is kept in memory alone, as the relation. A role that is no
+// superuser needs it for a column of the row type (typeKeyOf), as for a
+// type's.
 
 // rowTypeGrantable reports whether name is the key of a relation whose
 // row type takes GRANT: a table's, a view's or a materialized view's

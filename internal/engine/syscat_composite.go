@@ -45,10 +45,13 @@ func (e *Engine) compositeTypeOID(t value.Type) uint32 {
 	}
 	oid, arr := d.OID, d.ArrayOID
 	if oid == 0 {
-		if _, ok := e.kindOf(d.Name); !ok {
+		if c, a, ok := catalogRowTypeOIDsOf(d.Name); ok {
+			oid, arr = c, a
+		} else if _, ok := e.kindOf(d.Name); ok {
+			oid, arr = rowTypeOIDs(d.Name)
+		} else {
 			return 0
 		}
-		oid, arr = rowTypeOIDs(d.Name)
 	}
 	if t.Kind.IsArray() {
 		return arr
@@ -82,7 +85,7 @@ func (o *catalogObjects) compositeRels(add func(*catRel)) {
 // composite types: each with its array type. It sets each relation's
 // reltype.
 func (o *catalogObjects) rowTypes() []catType {
-	var out []catType
+	out := o.catalogRowTypes()
 	for _, r := range o.rels {
 		if r.key == "" {
 			continue
@@ -118,6 +121,9 @@ func pgDependRowTypes(o *catalogObjects, r *catRows) {
 	}
 	for _, t := range o.types {
 		switch {
+		case t.nsp == pgCatalogOID || t.nsp == infoSchemaOID:
+			// The system's row types, whose dependencies (none for a
+			// pinned catalog's) are left out as the system views' are.
 		case t.typtype == 'c' && t.relid != 0:
 			if o.e.composites[t.name] != nil {
 				sc, _ := o.e.splitObject(t.name)

@@ -94,6 +94,9 @@ func (o *catalogObjects) typeSchemaName(t *catType) (string, string) {
 	if t.nsp == infoSchemaOID {
 		return "information_schema", t.name
 	}
+	if t.nsp == pgCatalogOID && t.relid != 0 {
+		return "pg_catalog", t.name // a catalog's row type
+	}
 	if t.nsp != publicOID && t.nsp != 0 && t.typtype != 'd' && t.typtype != 'c' && t.typtype != 'e' {
 		return nspName(t.nsp), t.name
 	}
@@ -183,11 +186,15 @@ func infoUDTPrivileges(o *catalogObjects, r *catRows) {
 			continue
 		}
 		sc, name := o.typeSchemaName(t)
-		owner := o.typeOwnerName(t.name)
-		if o.e.composites[t.name] == nil {
-			owner = o.e.relOwner(t.name) // a relation's row type is its owner's
+		key := t.name
+		if k, ok := catalogTypeKey(t); ok {
+			key = k
 		}
-		for _, it := range o.e.typeItems(t.name) {
+		owner := o.typeOwnerName(key)
+		if o.e.composites[key] == nil {
+			owner = o.e.relOwner(key) // a relation's row type is its owner's
+		}
+		for _, it := range o.e.typeItems(key) {
 			r.add("grantor", it.grantor, "grantee", cmp.Or(it.grantee, "PUBLIC"), "udt_catalog", DatabaseName, "udt_schema", sc, "udt_name", name,
 				"privilege_type", "TYPE USAGE", "is_grantable", yesNo(o.e.typeItemGrantable(it, owner)))
 		}

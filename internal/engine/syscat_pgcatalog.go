@@ -320,6 +320,10 @@ func pgType(o *catalogObjects, r *catRows) {
 		} else if t.typtype == 'p' && t.nsp == pgCatalogOID {
 			io = pseudoIORegs(t.name) // syscat_pseudo_io.go
 		}
+		acl := o.e.typeACLText(t.name)
+		if key, ok := catalogTypeKey(&t); ok {
+			acl = o.e.typeACLText(key)
+		}
 		typname, nsp := t.name, t.nsp
 		if nsp == publicOID {
 			var sc string
@@ -332,7 +336,7 @@ func pgType(o *catalogObjects, r *catRows) {
 			"typarray", array, "typinput", io[0], "typoutput", io[1], "typreceive", io[2], "typsend", io[3], "typmodin", none,
 			"typmodout", none, "typanalyze", none, "typalign", align, "typstorage", storage, "typnotnull", t.notNull,
 			"typbasetype", base, "typtypmod", typmod, "typndims", 0, "typcollation", coll,
-			"typdefault", def, "typdefaultbin", defBin, "typacl", o.e.typeACLText(t.name))
+			"typdefault", def, "typdefaultbin", defBin, "typacl", acl)
 	}
 	pgTypeBuiltins(o.e, r)
 }

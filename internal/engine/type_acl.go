@@ -130,13 +130,14 @@ func (e *Engine) checkGrantableType(name string, domain bool) (builtin bool, err
 	if elem, ok := strings.CutPrefix(bare, "_"); ok && (e.userTypeExists(typeKeyIn(sch, elem)) || e.rowTypeGrantable(typeKeyIn(sch, elem))) {
 		return false, pgerr.New("0LP01", "cannot set privileges of array types").WithHint("Set the privileges of the element type instead.")
 	}
-	if t, err := value.TypeFromName(name, nil); err == nil && t.Kind.IsArray() || builtinArrayName(name) {
+	_, catalogArray := catalogRelations["pg_catalog."+strings.TrimPrefix(name, "_")]
+	if t, err := value.TypeFromName(name, nil); err == nil && t.Kind.IsArray() || builtinArrayName(name) || catalogArray && strings.HasPrefix(name, "_") {
 		return false, pgerr.New("0LP01", "cannot set privileges of array types").WithHint("Set the privileges of the element type instead.")
 	}
 	if handled, builtin, err := e.checkGrantablePseudo(name, domain); handled {
 		return builtin, err
 	}
-	_, catalog := catalogColumns["pg_catalog."+name]
+	_, catalog := catalogRelations["pg_catalog."+name]
 	if !e.typeNameTaken(name) && !catalog {
 		if isTemp(name) {
 			// Named pg_temp.x: PostgreSQL's message writes it so.
@@ -147,7 +148,7 @@ func (e *Engine) checkGrantableType(name string, domain bool) (builtin bool, err
 	if domain {
 		return false, pgerr.New(pgerr.WrongObjectType, "%q is not a domain", name)
 	}
-	if builtinTypeNamed(name) != nil {
+	if builtinTypeNamed(name) != nil || catalog {
 		return true, nil // the superuser's: its ACL is kept as a user type's
 	}
 	if _, err := value.TypeFromName(name, nil); err == nil && !catalog {
@@ -275,6 +276,14 @@ func (e *Engine) typeKeyOf(t value.Type, dom domainNamer) string {
 	if key := e.builtinTypeACLKey(elem); key != "" {
 		return key
 	}
+	if d := elem.RecordDesc(); elem.Kind == value.Record && d != nil && d.Name != "" {
+		// A relation's or a catalog's row type, whose ACL is kept under
+		// the relation's key (a catalog's bare, as pg_class).
+		key := strings.TrimPrefix(d.Name, "pg_catalog.")
+		if _, ok := e.typeACLs[key]; ok {
+			return key
+		}
+	}
 	oid := e.typeOID(elem, nil)
 	for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
 		if u, ok := e.userTypes[name]; ok && u.UserRange() == nil && e.typeOID(u, nil) == oid {
@@ -386,7 +395,8 @@ func (s *Session) movingTypeACLs(fn func() (Result, error)) func() (Result, erro
 			}
 		}
 		for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
-			if pseudo, _ := pseudoTypeNamed(name); !e.userTypeExists(name) && builtinTypeNamed(name) == nil && !pseudo && !e.rowTypeGrantable(name) {
+			_, catalog := catalogRelations["pg_catalog."+name]
+			if pseudo, _ := pseudoTypeNamed(name); !e.userTypeExists(name) && builtinTypeNamed(name) == nil && !pseudo && !catalog && !e.rowTypeGrantable(name) {
 				if err := e.setTypeACL(name, nil); err != nil {
 					return res, err
 				}

@@ -14,7 +14,8 @@ import (
 // superuser owns it; pg_type.typacl shows it and a role that is no
 // superuser needs its USAGE for the columns it adds. The pseudo-types'
 // (anyelement, record) are kept so too, for pg_type.typacl: no column is
-// of one. The catalogs' row types still refuse GRANT (0A000).
+// of one. The catalogs' row types (pg_class) are kept so too, under their
+// names (syscat_catalog_rowtype.go).
 
 // builtinTypeNamed returns the built-in type whose pg_type name is name,
 // nil when name is no built-in element type.

@@ -382,7 +382,7 @@ func limit(n *plan.Limit, src Source) ([]value.Row, error) {
 	}
 	in := n.Input
 	if hasCnt && len(n.Ties) == 0 {
-		in = stopRecursion(in, max(off, 0)+cnt)
+		in = limitCross(stopRecursion(in, max(off, 0)+cnt), max(off, 0)+cnt)
 	}
 	rows, err := Run(in, src)
 	if err != nil {

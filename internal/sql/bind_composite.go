@@ -297,12 +297,20 @@ type RowTypeCatalog interface {
 	RowTypeRelation(name string) (*Relation, bool)
 }
 
-// rowTypeRelation looks up the relation name for its row type.
+// rowTypeRelation looks up the relation name for its row type. An
+// unqualified name is first a system catalog's or view's (NULL::pg_class):
+// pg_catalog comes first in PostgreSQL's search path for types too.
 func (b *binder) rowTypeRelation(name string) (*Relation, bool) {
-	if rc, ok := b.cat.(RowTypeCatalog); ok {
-		return rc.RowTypeRelation(name)
+	rc, ok := b.cat.(RowTypeCatalog)
+	if !ok {
+		return b.cat.Relation(name)
 	}
-	return b.cat.Relation(name)
+	if !strings.Contains(name, ".") {
+		if rel, ok := rc.RowTypeRelation("pg_catalog." + name); ok && rel.System {
+			return rel, true
+		}
+	}
+	return rc.RowTypeRelation(name)
 }
 
 // Relation returns the composite type as the binder reads a relation's
@@ -320,6 +328,9 @@ func (ct *CompositeType) Relation() *Relation {
 // (0A000): a view's columns change with CREATE OR REPLACE, which would
 // leave such a column behind. ok is false for any other name.
 func (b *binder) relationTypeName(names []string, mods []int32, loc int32) (value.Type, bool, error) {
+	if len(names) == 2 && names[0] == "information_schema" {
+		names = []string{names[0] + "." + names[1]} // a system view's row type, keyed so
+	}
 	if len(names) != 1 || len(mods) > 0 {
 		return value.Type{}, false, nil
 	}

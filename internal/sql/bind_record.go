@@ -321,7 +321,7 @@ func (b *binder) bindFieldSelect(e expr.Expr, name string, loc int32) (expr.Expr
 		return nil, b.refuse(loc, "field selection from a record of unknown fields is not supported").
 			WithHint("select the field from the row constructor or the table itself: (t).f, t.f")
 	} else if d.Name != "" {
-		return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q not found in data type %s", name, d.Name)
+		return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q not found in data type %s", name, t)
 	}
 	return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "could not identify column %q in record data type", name)
 }

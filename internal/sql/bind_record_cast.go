@@ -65,7 +65,7 @@ func (b *binder) castToRowType(arg expr.Expr, argNode *pg_query.Node, rel *Relat
 		return arg, nil
 	}
 	if at := arg.Type(); at.Kind == value.Record && !at.IsAnonymousRecord() {
-		return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", at, d.Name)
+		return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", at, t)
 	}
 	var err error
 	switch a := arg.(type) {
@@ -77,7 +77,7 @@ func (b *binder) castToRowType(arg expr.Expr, argNode *pg_query.Node, rel *Relat
 		names := make([]string, len(d.Fields))
 		for i, f := range d.Fields {
 			if i >= len(a.Args) {
-				return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).WithDetail("Input has too few columns.")
+				return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type record to %s", t).WithDetail("Input has too few columns.")
 			}
 			if inner, ok := b.nestedRow(a.Args[i], f.Type); ok {
 				// A row constructor for a field of a row type converts
@@ -100,7 +100,7 @@ func (b *binder) castToRowType(arg expr.Expr, argNode *pg_query.Node, rel *Relat
 						at = l // an operator from its leftmost token
 					}
 				}
-				return nil, b.stmt.errf(at, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).
+				return nil, b.stmt.errf(at, pgerr.CannotCoerce, "cannot cast type record to %s", t).
 					WithDetail("Cannot cast type %s to %s in column %d.", typeNameNoMod(a.Args[i].Type()), typeNameNoMod(f.Type), i+1)
 			}
 			args[i] = b.intervalInput(a.Args[i], f.Type, args[i])
@@ -110,7 +110,7 @@ func (b *binder) castToRowType(arg expr.Expr, argNode *pg_query.Node, rel *Relat
 			names[i] = f.Name
 		}
 		if len(a.Args) > len(d.Fields) {
-			return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).WithDetail("Input has too many columns.")
+			return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type record to %s", t).WithDetail("Input has too many columns.")
 		}
 		rc := expr.NewRecordCons(args, names, "", d.Name, false)
 		rc.T = t // a composite type's keeps its object numbers
@@ -146,7 +146,7 @@ func (b *binder) castToRowType(arg expr.Expr, argNode *pg_query.Node, rel *Relat
 		}
 		return withFieldDomains(e, rel), nil
 	}
-	return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", arg.Type(), d.Name)
+	return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", arg.Type(), t)
 }
 
 // castField converts e to field f's type, as an assignment does when

@@ -173,10 +173,13 @@ func (t Type) ElemType() Type {
 // a row type, "record" otherwise.
 func recordTypeName(t Type) string {
 	if d := t.RecordDesc(); d != nil && d.Name != "" {
+		// A system catalog's row type is keyed "pg_catalog.name"; its
+		// schema is always searched, so PostgreSQL prints it bare.
+		name := strings.TrimPrefix(d.Name, "pg_catalog.")
 		if t.Kind.IsArray() {
-			return d.Name + "[]"
+			return name + "[]"
 		}
-		return d.Name
+		return name
 	}
 	return t.Kind.String()
 }
