@@ -58,6 +58,7 @@ const (
 	pSubLink // a subquery: EXISTS, IN, op ANY/ALL, scalar, ARRAY
 	pSQLCall // EXTRACT, SUBSTRING, TRIM, POSITION, OVERLAY in their SQL syntax
 	pSubscript
+	pCollate // x COLLATE name; name is the collation's as printed
 )
 
 // errNoDeparse marks a form the deparser does not know; the caller keeps
@@ -89,6 +90,9 @@ type ptyper struct {
 	names map[string]int
 	ctes  []*pcte
 	from  []*pfrom
+	// levelRefs, when not nil, counts the columns resolved at this
+	// level (a FROM function's references to the items beside it).
+	levelRefs *int
 }
 
 // column resolves a column reference among rels: an unqualified name
@@ -137,6 +141,9 @@ func (p *ptyper) column(fields []*pg_query.Node) (*pexpr, error) {
 			return p.outer.column(fields)
 		}
 		return nil, errNoDeparse
+	}
+	if p.levelRefs != nil {
+		*p.levelRefs++
 	}
 	return found, nil
 }
@@ -217,6 +224,8 @@ func (p *ptyper) build(n *pg_query.Node) (*pexpr, error) {
 		return p.subscript(n.GetAIndirection())
 	case n.GetSubLink() != nil && p.an != nil:
 		return p.subLink(n.GetSubLink())
+	case n.GetCollateClause() != nil && !p.syntactic:
+		return p.collate(n.GetCollateClause())
 	}
 	return nil, errNoDeparse
 }
@@ -486,17 +495,20 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 		if list == nil || len(list.Items) != 2 {
 			return nil, errNoDeparse
 		}
-		ops, k := [2]string{">=", "<="}, pAnd
-		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN {
-			ops, k = [2]string{"<", ">"}, pOr
+		return p.between(a.Lexpr, list.Items[0], list.Items[1], a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN)
+	case pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
+		// either order of the bounds: PostgreSQL writes both
+		list := a.Rexpr.GetList()
+		if list == nil || len(list.Items) != 2 {
+			return nil, errNoDeparse
 		}
-		out := &pexpr{k: k, t: value.BoolType}
-		for i, bound := range list.Items {
-			l, r, err := p.buildPair(a.Lexpr, bound)
-			if err != nil {
-				return nil, err
-			}
-			x, err := p.binary(ops[i], l, r)
+		not := a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM
+		out := &pexpr{k: pOr, t: value.BoolType}
+		if not {
+			out.k = pAnd
+		}
+		for _, b := range [][2]*pg_query.Node{{list.Items[0], list.Items[1]}, {list.Items[1], list.Items[0]}} {
+			x, err := p.between(a.Lexpr, b[0], b[1], not)
 			if err != nil {
 				return nil, err
 			}
@@ -505,6 +517,28 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 		return out, nil
 	}
 	return nil, errNoDeparse
+}
+
+// between is x BETWEEN lo AND hi as PostgreSQL rewrites it: x >= lo AND
+// x <= hi, or when not, x < lo OR x > hi.
+func (p *ptyper) between(x, lo, hi *pg_query.Node, not bool) (*pexpr, error) {
+	ops, k := [2]string{">=", "<="}, pAnd
+	if not {
+		ops, k = [2]string{"<", ">"}, pOr
+	}
+	out := &pexpr{k: k, t: value.BoolType}
+	for i, bound := range []*pg_query.Node{lo, hi} {
+		l, r, err := p.buildPair(x, bound)
+		if err != nil {
+			return nil, err
+		}
+		c, err := p.binary(ops[i], l, r)
+		if err != nil {
+			return nil, err
+		}
+		out.args = append(out.args, c)
+	}
+	return out, nil
 }
 
 // buildPair builds the two operands of a binary expression.
