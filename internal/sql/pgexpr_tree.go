@@ -442,6 +442,9 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 			}
 			return &pexpr{k: pOp, name: op, t: x.t, flag: true, args: []*pexpr{x}}, nil
 		}
+		if a.Kind == pg_query.A_Expr_Kind_AEXPR_OP && (op == "=" || op == "<>") && a.Lexpr.GetRowExpr() != nil && a.Rexpr.GetRowExpr() != nil {
+			return p.rowCompare(op, a.Lexpr.GetRowExpr(), a.Rexpr.GetRowExpr(), false)
+		}
 		if a.Rexpr.GetFuncCall() != nil && a.Kind != pg_query.A_Expr_Kind_AEXPR_OP {
 			// LIKE … ESCAPE: the pattern is like_escape(pattern, escape)
 			return p.escaped(op, a.Lexpr, a.Rexpr.GetFuncCall(), "like_escape")
@@ -458,15 +461,22 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 		}
 		return p.anyAll(op, l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
-		l, r, err := p.buildPair(a.Lexpr, a.Rexpr)
-		if err != nil {
-			return nil, err
+		var x *pexpr
+		if a.Lexpr.GetRowExpr() != nil && a.Rexpr.GetRowExpr() != nil {
+			var err error
+			if x, err = p.rowCompare("=", a.Lexpr.GetRowExpr(), a.Rexpr.GetRowExpr(), true); err != nil {
+				return nil, err
+			}
+		} else {
+			l, r, err := p.buildPair(a.Lexpr, a.Rexpr)
+			if err != nil {
+				return nil, err
+			}
+			if x, err = p.binary("=", l, r); err != nil {
+				return nil, err
+			}
+			x.k = pDistinct
 		}
-		x, err := p.binary("=", l, r)
-		if err != nil {
-			return nil, err
-		}
-		x.k = pDistinct
 		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT {
 			return &pexpr{k: pNot, t: value.BoolType, args: []*pexpr{x}}, nil
 		}
@@ -537,6 +547,38 @@ func (p *ptyper) between(x, lo, hi *pg_query.Node, not bool) (*pexpr, error) {
 			return nil, err
 		}
 		out.args = append(out.args, c)
+	}
+	return out, nil
+}
+
+// rowCompare is a comparison of two row constructors as PostgreSQL's
+// make_row_comparison_op rewrites it: = an AND of the columns' (<> an
+// OR), IS DISTINCT FROM an OR of the columns'; one column alone is its
+// comparison.
+func (p *ptyper) rowCompare(op string, l, r *pg_query.RowExpr, distinct bool) (*pexpr, error) {
+	if len(l.Args) != len(r.Args) || len(l.Args) == 0 || p.syntactic {
+		return nil, errNoDeparse
+	}
+	out := &pexpr{k: pAnd, t: value.BoolType}
+	if op == "<>" || distinct {
+		out.k = pOr
+	}
+	for i := range l.Args {
+		lx, rx, err := p.buildPair(l.Args[i], r.Args[i])
+		if err != nil {
+			return nil, err
+		}
+		x, err := p.binary(op, lx, rx)
+		if err != nil || x.t.Kind != value.Bool {
+			return nil, errNoDeparse
+		}
+		if distinct {
+			x.k = pDistinct
+		}
+		out.args = append(out.args, x)
+	}
+	if len(out.args) == 1 {
+		return out.args[0], nil
 	}
 	return out, nil
 }
