@@ -235,6 +235,11 @@ func (pp *pprinter) expr(x *pexpr, showImplicit bool, parent *pexpr) {
 		pp.sqlCall(x)
 	case pSubscript:
 		pp.subscript(x)
+	case pCollate:
+		pp.open()
+		pp.paren(x.args[0], showImplicit, x)
+		b.WriteString(" COLLATE " + x.name)
+		pp.close()
 	case pCall:
 		b.WriteString(x.name)
 		b.WriteByte('(')

@@ -58,6 +58,7 @@ const (
 	pSubLink // a subquery: EXISTS, IN, op ANY/ALL, scalar, ARRAY
 	pSQLCall // EXTRACT, SUBSTRING, TRIM, POSITION, OVERLAY in their SQL syntax
 	pSubscript
+	pCollate // x COLLATE name; name is the collation's as printed
 )
 
 // errNoDeparse marks a form the deparser does not know; the caller keeps
@@ -89,6 +90,9 @@ type ptyper struct {
 	names map[string]int
 	ctes  []*pcte
 	from  []*pfrom
+	// levelRefs, when not nil, counts the columns resolved at this
+	// level (a FROM function's references to the items beside it).
+	levelRefs *int
 }
 
 // column resolves a column reference among rels: an unqualified name
@@ -137,6 +141,9 @@ func (p *ptyper) column(fields []*pg_query.Node) (*pexpr, error) {
 			return p.outer.column(fields)
 		}
 		return nil, errNoDeparse
+	}
+	if p.levelRefs != nil {
+		*p.levelRefs++
 	}
 	return found, nil
 }
@@ -217,6 +224,8 @@ func (p *ptyper) build(n *pg_query.Node) (*pexpr, error) {
 		return p.subscript(n.GetAIndirection())
 	case n.GetSubLink() != nil && p.an != nil:
 		return p.subLink(n.GetSubLink())
+	case n.GetCollateClause() != nil && !p.syntactic:
+		return p.collate(n.GetCollateClause())
 	}
 	return nil, errNoDeparse
 }
@@ -433,6 +442,9 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 			}
 			return &pexpr{k: pOp, name: op, t: x.t, flag: true, args: []*pexpr{x}}, nil
 		}
+		if a.Kind == pg_query.A_Expr_Kind_AEXPR_OP && (op == "=" || op == "<>") && a.Lexpr.GetRowExpr() != nil && a.Rexpr.GetRowExpr() != nil {
+			return p.rowCompare(op, a.Lexpr.GetRowExpr(), a.Rexpr.GetRowExpr(), false)
+		}
 		if a.Rexpr.GetFuncCall() != nil && a.Kind != pg_query.A_Expr_Kind_AEXPR_OP {
 			// LIKE … ESCAPE: the pattern is like_escape(pattern, escape)
 			return p.escaped(op, a.Lexpr, a.Rexpr.GetFuncCall(), "like_escape")
@@ -449,15 +461,22 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 		}
 		return p.anyAll(op, l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
-		l, r, err := p.buildPair(a.Lexpr, a.Rexpr)
-		if err != nil {
-			return nil, err
+		var x *pexpr
+		if a.Lexpr.GetRowExpr() != nil && a.Rexpr.GetRowExpr() != nil {
+			var err error
+			if x, err = p.rowCompare("=", a.Lexpr.GetRowExpr(), a.Rexpr.GetRowExpr(), true); err != nil {
+				return nil, err
+			}
+		} else {
+			l, r, err := p.buildPair(a.Lexpr, a.Rexpr)
+			if err != nil {
+				return nil, err
+			}
+			if x, err = p.binary("=", l, r); err != nil {
+				return nil, err
+			}
+			x.k = pDistinct
 		}
-		x, err := p.binary("=", l, r)
-		if err != nil {
-			return nil, err
-		}
-		x.k = pDistinct
 		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT {
 			return &pexpr{k: pNot, t: value.BoolType, args: []*pexpr{x}}, nil
 		}
@@ -486,17 +505,20 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 		if list == nil || len(list.Items) != 2 {
 			return nil, errNoDeparse
 		}
-		ops, k := [2]string{">=", "<="}, pAnd
-		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN {
-			ops, k = [2]string{"<", ">"}, pOr
+		return p.between(a.Lexpr, list.Items[0], list.Items[1], a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN)
+	case pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
+		// either order of the bounds: PostgreSQL writes both
+		list := a.Rexpr.GetList()
+		if list == nil || len(list.Items) != 2 {
+			return nil, errNoDeparse
 		}
-		out := &pexpr{k: k, t: value.BoolType}
-		for i, bound := range list.Items {
-			l, r, err := p.buildPair(a.Lexpr, bound)
-			if err != nil {
-				return nil, err
-			}
-			x, err := p.binary(ops[i], l, r)
+		not := a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM
+		out := &pexpr{k: pOr, t: value.BoolType}
+		if not {
+			out.k = pAnd
+		}
+		for _, b := range [][2]*pg_query.Node{{list.Items[0], list.Items[1]}, {list.Items[1], list.Items[0]}} {
+			x, err := p.between(a.Lexpr, b[0], b[1], not)
 			if err != nil {
 				return nil, err
 			}
@@ -505,6 +527,60 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 		return out, nil
 	}
 	return nil, errNoDeparse
+}
+
+// between is x BETWEEN lo AND hi as PostgreSQL rewrites it: x >= lo AND
+// x <= hi, or when not, x < lo OR x > hi.
+func (p *ptyper) between(x, lo, hi *pg_query.Node, not bool) (*pexpr, error) {
+	ops, k := [2]string{">=", "<="}, pAnd
+	if not {
+		ops, k = [2]string{"<", ">"}, pOr
+	}
+	out := &pexpr{k: k, t: value.BoolType}
+	for i, bound := range []*pg_query.Node{lo, hi} {
+		l, r, err := p.buildPair(x, bound)
+		if err != nil {
+			return nil, err
+		}
+		c, err := p.binary(ops[i], l, r)
+		if err != nil {
+			return nil, err
+		}
+		out.args = append(out.args, c)
+	}
+	return out, nil
+}
+
+// rowCompare is a comparison of two row constructors as PostgreSQL's
+// make_row_comparison_op rewrites it: = an AND of the columns' (<> an
+// OR), IS DISTINCT FROM an OR of the columns'; one column alone is its
+// comparison.
+func (p *ptyper) rowCompare(op string, l, r *pg_query.RowExpr, distinct bool) (*pexpr, error) {
+	if len(l.Args) != len(r.Args) || len(l.Args) == 0 || p.syntactic {
+		return nil, errNoDeparse
+	}
+	out := &pexpr{k: pAnd, t: value.BoolType}
+	if op == "<>" || distinct {
+		out.k = pOr
+	}
+	for i := range l.Args {
+		lx, rx, err := p.buildPair(l.Args[i], r.Args[i])
+		if err != nil {
+			return nil, err
+		}
+		x, err := p.binary(op, lx, rx)
+		if err != nil || x.t.Kind != value.Bool {
+			return nil, errNoDeparse
+		}
+		if distinct {
+			x.k = pDistinct
+		}
+		out.args = append(out.args, x)
+	}
+	if len(out.args) == 1 {
+		return out.args[0], nil
+	}
+	return out, nil
 }
 
 // buildPair builds the two operands of a binary expression.

@@ -17,6 +17,13 @@ type pfrom struct {
 	relname string
 	alias   bool // an alias is printed
 	sub     *pquery
+	// fn is a function's call (rel set); ordinality is WITH
+	// ORDINALITY.
+	fn         *pexpr
+	ordinality bool
+	// lateral is LATERAL: written, or a function reading the level's
+	// columns.
+	lateral bool
 	// aliasCols are a subquery's column aliases as printed: all its
 	// columns, once any is aliased.
 	aliasCols []string
@@ -109,10 +116,16 @@ func fromRefnames(n *pg_query.Node, out *[]string) error {
 		}
 	case n.GetRangeSubselect() != nil:
 		rs := n.GetRangeSubselect()
-		if rs.Alias == nil || rs.Lateral {
+		if rs.Alias == nil {
 			return errNoDeparse
 		}
 		*out = append(*out, rs.Alias.Aliasname)
+	case n.GetRangeFunction() != nil:
+		name, err := functionRefname(n.GetRangeFunction())
+		if err != nil {
+			return err
+		}
+		*out = append(*out, name)
 	case n.GetJoinExpr() != nil:
 		j := n.GetJoinExpr()
 		if j.Alias != nil || j.JoinUsingAlias != nil {
@@ -139,6 +152,20 @@ type fromEnv struct {
 	unique []string
 	next   int
 	outer  scopeEnv // what a subquery in FROM sees
+	// visible are the items a LATERAL item sees: the level's earlier
+	// ones and the left inputs of the joins it is in.
+	visible []*pfrom
+}
+
+// lateralScope is the level as a LATERAL item sees it: the relations
+// and items to its left; refs, when not nil, counts the references to
+// them.
+func (fe *fromEnv) lateralScope(refs *int) *ptyper {
+	lp := *fe.p
+	lp.from = append([]*pfrom(nil), fe.visible...)
+	lp.rels = append([]*prel{}, fe.p.rels...)
+	lp.aggs, lp.q, lp.levelRefs = false, nil, refs
+	return &lp
 }
 
 func (fe *fromEnv) name() string {
@@ -186,12 +213,16 @@ func (fe *fromEnv) item(n *pg_query.Node) (*pfrom, error) {
 			return nil, errNoDeparse
 		}
 		out := fe.name()
-		sub, err := fe.a.query(sel, fe.outer, nil, false)
+		env := fe.outer
+		if rs.Lateral {
+			env.cols = fe.lateralScope(nil)
+		}
+		sub, err := fe.a.query(sel, env, nil, false)
 		if err != nil {
 			return nil, err
 		}
 		r := &prel{ref: rs.Alias.Aliasname, out: out, cols: sub.names(), types: sub.types()}
-		f := &pfrom{rel: r, sub: sub, alias: true}
+		f := &pfrom{rel: r, sub: sub, alias: true, lateral: rs.Lateral}
 		if len(rs.Alias.Colnames) > 0 {
 			if len(rs.Alias.Colnames) > len(r.cols) {
 				return nil, errNoDeparse
@@ -203,6 +234,8 @@ func (fe *fromEnv) item(n *pg_query.Node) (*pfrom, error) {
 			f.aliasCols = r.cols
 		}
 		return f, fe.add(r)
+	case n.GetRangeFunction() != nil:
+		return fe.function(n.GetRangeFunction())
 	}
 	j := n.GetJoinExpr()
 	kind := map[pg_query.JoinType]string{pg_query.JoinType_JOIN_INNER: " JOIN ", pg_query.JoinType_JOIN_LEFT: " LEFT JOIN ",
@@ -214,7 +247,10 @@ func (fe *fromEnv) item(n *pg_query.Node) (*pfrom, error) {
 	if err != nil {
 		return nil, err
 	}
+	save := fe.visible
+	fe.visible = append(fe.visible[:len(save):len(save)], l)
 	r, err := fe.item(j.Rarg)
+	fe.visible = save
 	if err != nil {
 		return nil, err
 	}

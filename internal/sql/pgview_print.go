@@ -14,6 +14,8 @@ func (pp *pprinter) query(q *pquery, visible bool) {
 	pp.with(q)
 	if q.set != nil {
 		pp.setop(q.set, visible)
+	} else if q.values != nil {
+		pp.values(q)
 	} else {
 		pp.basicSelect(q, visible)
 	}
@@ -334,11 +336,21 @@ func (pp *pprinter) windowSpec(w *pwindow) {
 // fromItem is get_from_clause_item.
 func (pp *pprinter) fromItem(f *pfrom) {
 	b := &pp.b
+	if f.lateral {
+		b.WriteString("LATERAL ")
+	}
 	switch {
-	case f.sub != nil:
-		b.WriteByte('(')
-		pp.query(f.sub, true)
-		b.WriteByte(')')
+	case f.sub != nil || f.fn != nil:
+		if f.fn != nil {
+			pp.expr(f.fn, true, nil)
+			if f.ordinality {
+				b.WriteString(" WITH ORDINALITY")
+			}
+		} else {
+			b.WriteByte('(')
+			pp.query(f.sub, true)
+			b.WriteByte(')')
+		}
 		b.WriteString(" " + expr.QuoteIdent(f.rel.out))
 		if len(f.aliasCols) > 0 {
 			b.WriteByte('(')

@@ -14,6 +14,9 @@ type pquery struct {
 	with      []*pcte
 	recursive bool
 	set       *psetop // a UNION, INTERSECT or EXCEPT; leaves hold the rest
+	// values are a VALUES list's rows; targets then hold its columns'
+	// names and types.
+	values [][]*pexpr
 	// distinct is DISTINCT; distinctOn its ON list.
 	distinct   bool
 	distinctOn []*pexpr
@@ -119,8 +122,14 @@ type viewAnalyzer struct {
 // untyped literals the operation types.
 func (a *viewAnalyzer) query(sel *pg_query.SelectStmt, env scopeEnv, names []string, leaf bool) (*pquery, error) {
 	if sel.IntoClause != nil || len(sel.LockingClause) > 0 || sel.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES ||
-		sel.GroupDistinct || len(sel.ValuesLists) > 0 {
+		sel.GroupDistinct {
 		return nil, errNoDeparse
+	}
+	if len(sel.ValuesLists) > 0 {
+		if leaf {
+			return nil, errNoDeparse // a set operation's VALUES prints as a SELECT from "*VALUES*"
+		}
+		return a.valuesQuery(sel, env)
 	}
 	q := &pquery{}
 	p := &ptyper{aggs: true, rels: []*prel{}, outer: env.cols, an: a, q: q}
@@ -172,6 +181,7 @@ func (a *viewAnalyzer) query(sel *pg_query.SelectStmt, env scopeEnv, names []str
 			return nil, err
 		}
 		q.from = append(q.from, f)
+		fe.visible = append(fe.visible, f)
 	}
 	p.from = q.from
 	for _, w := range sel.WindowClause {
