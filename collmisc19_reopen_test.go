@@ -1,0 +1,24 @@
+package deltaview_test
+
+import "testing"
+
+// TestCollMisc19InvokerViewReopen: a security_invoker view naming a
+// renamed collation comes back from the file under its new name, still
+// reading as the statement's role.
+func TestCollMisc19InvokerViewReopen(t *testing.T) {
+	db := reopenedFileDB(t, "collmisc19.db", `CREATE COLLATION ri_coll (provider = icu, locale = 'en');
+CREATE TABLE ri_t (a text);
+INSERT INTO ri_t VALUES ('b'), ('A'), ('a');
+CREATE VIEW ri_v WITH (security_invoker = true) AS SELECT a COLLATE ri_coll AS a FROM ri_t;
+CREATE ROLE ri_r;
+GRANT SELECT ON ri_v TO ri_r;
+ALTER COLLATION ri_coll RENAME TO ri_coll2`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT string_agg(a, ',' ORDER BY a) FROM ri_v", "[[a,A,b]]"},
+		{"SELECT collation for (a) FROM ri_v LIMIT 1", "[[ri_coll2]]"},
+	})
+	if err := db.Exec("SET ROLE ri_r; SELECT a FROM ri_v"); err == nil {
+		t.Fatal("the view reads as its owner after reopening: want 42501 for ri_r")
+	}
+}
