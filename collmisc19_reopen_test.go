@@ -22,3 +22,21 @@ ALTER COLLATION ri_coll RENAME TO ri_coll2`)
 		t.Fatal("the view reads as its owner after reopening: want 42501 for ri_r")
 	}
 }
+
+// TestCollMisc19MatviewUniqueReopen: a materialized view's unique index
+// naming a nondeterministic collation keeps its equal strings one key
+// after reopening.
+func TestCollMisc19MatviewUniqueReopen(t *testing.T) {
+	db := reopenedFileDB(t, "collmisc19mv.db", `CREATE COLLATION mu_nd (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+CREATE TABLE mu_t (id int PRIMARY KEY, a text);
+INSERT INTO mu_t VALUES (1, 'x'), (2, 'y');
+CREATE MATERIALIZED VIEW mu_v AS SELECT id, a FROM mu_t;
+CREATE UNIQUE INDEX mu_vi ON mu_v (a COLLATE mu_nd)`)
+	defer db.Close()
+	if err := db.Exec("INSERT INTO mu_t VALUES (3, 'Y')"); err == nil {
+		t.Fatal("'Y' beside 'y' under the reopened index: want 23505")
+	}
+	if err := db.Exec("INSERT INTO mu_t VALUES (3, 'z')"); err != nil {
+		t.Fatal(err)
+	}
+}
