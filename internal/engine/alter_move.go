@@ -65,7 +65,7 @@ func (e *Engine) rewrittenReader(name string, rewrite func(*sql.Stmt) (*sql.Stmt
 func (e *Engine) rewrittenReaderIn(name string, rewrite func(st *sql.Stmt, path []string) (*sql.Stmt, error)) (*movedReader, bool) {
 	scope := func(path []string) nameScope { return nameScope{e: e, path: path, restoring: true} }
 	if nv := e.named[name]; nv != nil {
-		if nv.query == nil || nv.invoker {
+		if nv.query == nil {
 			return nil, false
 		}
 		st, err := rewrite(nv.query, defaultPath)
@@ -81,7 +81,11 @@ func (e *Engine) rewrittenReaderIn(name string, rewrite func(st *sql.Stmt, path 
 		for i, c := range nv.cols {
 			cols[i] = expr.QuoteIdent(c.Name)
 		}
-		text := "CREATE VIEW " + e.keyText(name) + " (" + strings.Join(cols, ", ") + ") AS " + sel
+		text := "CREATE VIEW " + e.keyText(name) + " (" + strings.Join(cols, ", ") + ")"
+		if nv.invoker {
+			text += " WITH (security_invoker = true)"
+		}
+		text += " AS " + sel
 		if nv.check != "" {
 			text += " WITH " + strings.ToUpper(nv.check) + " CHECK OPTION"
 		}

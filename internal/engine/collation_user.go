@@ -392,9 +392,9 @@ func (s *Session) dropCollation(d *sql.DropCollation) (Result, error) {
 }
 
 // collationDependents lists, as DROP's DETAIL names them, the domains,
-// columns and views that use c: a domain and a column by its COLLATE
-// clause (a column of such a domain too), a view by its query's text
-// naming it in a COLLATE clause.
+// columns, defaults, checks, indexes and views that use c: a domain and a
+// column by its COLLATE clause (a column of such a domain too), the
+// others by their text naming it in a COLLATE clause.
 func (e *Engine) collationDependents(c *sql.UserCollation) []string {
 	var out []string
 	for _, key := range sortedKeys(e.domains.byName) {
@@ -402,18 +402,35 @@ func (e *Engine) collationDependents(c *sql.UserCollation) []string {
 			out = append(out, fmt.Sprintf("type %s depends on collation %s", e.bareName(key), c.Name))
 		}
 	}
+	re := regexp.MustCompile(`(?i)\bCOLLATE\s+(?:("?)[^\s".]+"?\.)?("?)` + regexp.QuoteMeta(c.Name) + `\b`)
 	for _, key := range sortedKeys(e.tables) {
 		t := e.tables[key]
 		if t.def == nil {
 			continue
 		}
+		// A table's columns, then its defaults and checks, then its
+		// indexes, as PostgreSQL records them as they are made.
 		for _, col := range t.def.Cols {
 			if oid, _, ok := col.DomainUserColl(); ok && oid == c.OID || col.UserColl != nil && col.UserColl.OID == c.OID {
 				out = append(out, fmt.Sprintf("column %s of table %s depends on collation %s", col.Name, e.bareName(key), c.Name))
 			}
 		}
+		for _, col := range t.def.Cols {
+			if col.DefaultSQL != "" && re.MatchString(col.DefaultSQL) {
+				out = append(out, fmt.Sprintf("default value for column %s of table %s depends on collation %s", col.Name, e.bareName(key), c.Name))
+			}
+		}
+		for _, ch := range t.def.Checks {
+			if re.MatchString(ch.SQL) {
+				out = append(out, fmt.Sprintf("constraint %s on table %s depends on collation %s", ch.Name, e.bareName(key), c.Name))
+			}
+		}
+		for _, ix := range slices.Concat(t.indexes, t.xindexes) {
+			if re.MatchString(ix.text) {
+				out = append(out, fmt.Sprintf("index %s depends on collation %s", e.bareName(ix.name), c.Name))
+			}
+		}
 	}
-	re := regexp.MustCompile(`(?i)\bCOLLATE\s+(?:("?)[^\s".]+"?\.)?("?)` + regexp.QuoteMeta(c.Name) + `\b`)
 	for _, key := range sortedKeys(e.named) {
 		if v := e.named[key]; v.query != nil && re.MatchString(v.query.SQL) {
 			out = append(out, fmt.Sprintf("view %s depends on collation %s", e.bareName(key), c.Name))

@@ -33,6 +33,10 @@ type matIndex struct {
 	x          *keyExt
 	unique     bool
 	made       *sql.CreateIndex // the statement, bound: its method and options
+	// colls are, per key element, the nondeterministic collation it
+	// names (0: none): its strings are keyed under it, so that those
+	// equal under it are one key, as in a table's unique index.
+	colls []uint8
 	// groups holds the view's rows by encoded key; nil while the view is
 	// unpopulated.
 	groups map[string][]zset.Entry
@@ -78,6 +82,9 @@ func (ix *matIndex) keyIn(buf []byte, row value.Row) (k []byte, ok bool, err err
 			}
 			buf = append(buf, 0)
 			continue
+		}
+		if i < len(ix.colls) && ix.colls[i] != 0 {
+			v = v.Collated(ix.colls[i])
 		}
 		buf = value.AppendKey(append(buf, 1), v)
 	}
@@ -303,14 +310,16 @@ func (e *Engine) createViewIndex(ci *sql.CreateIndex, text string) (Result, erro
 		}
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", bareIndex(name))
 	}
-	for _, c := range ci.ElemColls {
-		// Its keys are the values' bytes: strings equal under the
-		// collation would not conflict.
-		if coll := value.CollationByID(uint8(max(c, 0))); ci.Unique && coll != nil && coll.Nondeterministic {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "nondeterministic collation %s in a unique index on a materialized view is not supported", expr.QuoteIdent(coll.Name))
+	var colls []uint8
+	for i, c := range ci.ElemColls {
+		if coll := value.CollationByID(uint8(max(c, 0))); c > 0 && coll != nil && coll.Nondeterministic {
+			if colls == nil {
+				colls = make([]uint8, len(ci.ElemColls))
+			}
+			colls[i] = coll.ID
 		}
 	}
-	ix := &matIndex{name: name, view: ci.Table, text: text, cols: ci.Cols, x: newKeyExt(ci), unique: ci.Unique, made: ci}
+	ix := &matIndex{name: name, view: ci.Table, text: text, cols: ci.Cols, x: newKeyExt(ci), unique: ci.Unique, made: ci, colls: colls}
 	if v, ok := e.views[ci.Table]; ok {
 		if err := ix.build(v.snapshot(), viewColNames(v)); err != nil {
 			return Result{}, err

@@ -196,6 +196,9 @@ type cte struct {
 	// origins are the table columns its columns are taken from
 	// (binder.originOut).
 	origins []Origin
+	// colls are the collations its query derives for its columns
+	// (binder.collOut).
+	colls []collState
 }
 
 // Bind resolves a parsed statement against cat.

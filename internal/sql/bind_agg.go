@@ -247,6 +247,7 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 			input = applyPending(sc, input)
 			agg.Input = input
 		}
+		agg.Input = b.hashNoCollation(sc, agg.Input, as.groups)
 		agg.Aggs = as.aggs
 		agg.Cols = nil
 		for _, g := range as.groups {
@@ -584,6 +585,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 			if err := b.sortCollationConflict(as.input, call.Arg); err != nil {
 				return nil, err // a sort key of the aggregate's input
 			}
+			if err := b.sortKeyNoCollation(as.input, call.Arg); err != nil {
+				return nil, err
+			}
 			if k := argType.Kind; k == value.ACLItem || k.Elem() == value.ACLItem {
 				// aclitem has equality but no order, which DISTINCT needs here.
 				return nil, b.noJSONOrder(argType, "ordering", nodeLoc(f.Args[0], f.Location)).(*pgerr.Error).
@@ -631,6 +635,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 			return nil, err // xml, json, geometric types: no btree order
 		}
 		if err := b.sortCollationConflict(as.input, e); err != nil {
+			return nil, err
+		}
+		if err := b.sortKeyNoCollation(as.input, e); err != nil {
 			return nil, err
 		}
 		if f.AggDistinct && !distinctArg(f, sb.Node, e, &call) {

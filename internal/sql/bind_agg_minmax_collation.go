@@ -10,14 +10,14 @@ import (
 
 // minMaxCollation makes res, the result of min or max (call, bound over
 // as) of a string whose implicit collations conflict (max(c || e) of a
-// "C" and an ICU column), fail as PostgreSQL's does: its transition
+// "C" and an ICU column, or a column without one), fail as PostgreSQL's does: its transition
 // keeps the first value that is not NULL and compares each later one
 // with it, under no collation (42P22), so a group of two such values
 // fails. count of the argument under the call's FILTER tells, an
 // aggregate added to as. Any other call's result is returned as it is.
 func (b *binder) minMaxCollation(as *aggScope, call *plan.AggCall, res expr.Expr) expr.Expr {
 	if call.Func != plan.AggMin && call.Func != plan.AggMax || call.Arg == nil || !isString(call.Arg.Type().Kind) ||
-		b.scopedCollation(as.input, call.Arg).strength != collConflict {
+		b.scopedCollation(as.input, call.Arg).strength != collConflict && !b.uncollatedRef(as.input, call.Arg) {
 		return res
 	}
 	cnt := plan.AggCall{Name: "count", Func: plan.AggCount, Arg: call.Arg, Filter: call.Filter, Type: value.Int8Type}

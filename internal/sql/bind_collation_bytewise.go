@@ -37,6 +37,9 @@ func (b *binder) scopedCollation(s *scope, e expr.Expr) collState {
 		if s == nil || !collatable(x.T.Kind) || x.Idx < 0 || x.Idx >= len(s.cols) || s.cols[x.Idx].coll != 0 {
 			return collState{}
 		}
+		if s.cols[x.Idx].uncollated {
+			return collState{uncollated: true}
+		}
 		if name := b.columnCollationName(s, x); name != "" && name != "default" {
 			loc, ok := b.bytewiseRefs[x]
 			if !ok {
@@ -53,6 +56,7 @@ func (b *binder) scopedCollation(s *scope, e expr.Expr) collState {
 	for _, k := range expr.Children(e) {
 		st = mergeCollation(st, b.scopedCollation(s, k))
 	}
+	st.uncollated = false
 	return st
 }
 

@@ -48,9 +48,9 @@ func (b *binder) bindCollationFor(s *scope, f *pg_query.FuncCall) (expr.Expr, er
 	name, id := "default", uint8(0)
 	if c := explicitCollation(args[0]); c != "" {
 		name = c
-	} else if st := b.scopedCollation(s, e); st.strength == collConflict {
-		// Two implicit collations that nothing had to choose between:
-		// none, NULL in PostgreSQL.
+	} else if st := b.scopedCollation(s, e); st.strength == collConflict || st.uncollated {
+		// Two implicit collations that nothing had to choose between,
+		// or a column without one: none, NULL in PostgreSQL.
 		return collationName(e, value.Null), nil
 	} else if st.named() {
 		name, id = st.name, st.id // a column's, an aggregate's, an array's element's

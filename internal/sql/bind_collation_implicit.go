@@ -34,6 +34,12 @@ type collState struct {
 	name     string
 	other    string
 	loc      int32
+	// uncollated (with collNone) is a reference of a column without a
+	// collation (scopeCol.uncollated): what consumes it alone has none,
+	// where an expression over it has the default one, as PostgreSQL
+	// gives a Var its column's collation and any other node the default
+	// when its operands give none.
+	uncollated bool
 }
 
 // collationState derives e's collation from its Collate nodes and its
@@ -58,6 +64,7 @@ func operandsCollation(e expr.Expr) collState {
 	for _, k := range expr.Children(e) {
 		st = mergeCollation(st, collationState(k))
 	}
+	st.uncollated = false
 	return st
 }
 
@@ -108,6 +115,8 @@ func (b *binder) implicitCollation(s *scope, n *pg_query.Node, e expr.Expr) (exp
 		return b.consumeCollation(s, x), nil
 	case *expr.NullIf:
 		e = b.consumeCollation(s, x)
+	case *expr.Func:
+		e = b.caseNoCollation(s, x)
 	}
 	if !isString(e.Type().Kind) || explicitCollation(n) != "" {
 		return e, nil
@@ -140,6 +149,10 @@ func (b *binder) compareUnder(s *scope, e expr.Expr, ops []*expr.Expr, bytewise 
 	switch st.strength {
 	case collConflict:
 		return &expr.Indeterminate{E: e}
+	case collNone:
+		if b.allUncollated(s, ops) {
+			return &expr.Indeterminate{E: e}
+		}
 	case collExplicit:
 		for _, op := range ops {
 			if collationState(*op).id != st.id {
@@ -181,19 +194,26 @@ func (b *binder) sortCollationConflict(s *scope, e expr.Expr) error {
 }
 
 // sortKeyCollation refuses an ORDER BY key whose implicit collations
-// conflict (sortCollationConflict): key reads an output column (idx, of
+// conflict (sortCollationConflict), or that reads a column without a
+// collation (sortKeyNoCollation): key reads an output column (idx, of
 // targets) or a hidden one of extra, bound over s.
 func (b *binder) sortKeyCollation(s *scope, idx int, targets, extra []expr.Expr, key expr.Expr) error {
 	c, ok := key.(*expr.Col)
+	var e expr.Expr
 	switch {
 	case !ok:
 		return nil
 	case idx >= 0 && idx < len(targets):
-		return b.sortCollationConflict(s, targets[idx])
+		e = targets[idx]
 	case idx < 0 && c.Idx >= len(targets) && c.Idx-len(targets) < len(extra):
-		return b.sortCollationConflict(s, extra[c.Idx-len(targets)])
+		e = extra[c.Idx-len(targets)]
 	case idx < 0 && c.Idx < len(targets):
-		return b.sortCollationConflict(s, targets[c.Idx])
+		e = targets[c.Idx]
+	default:
+		return nil
 	}
-	return nil
+	if err := b.sortCollationConflict(s, e); err != nil {
+		return err
+	}
+	return b.sortKeyNoCollation(s, e)
 }

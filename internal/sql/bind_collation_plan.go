@@ -79,6 +79,7 @@ func planCollationsBy(p plan.Node, bytewise func(*plan.Scan, int) string) []coll
 			if a.Sep != nil {
 				out[i] = mergeCollation(out[i], exprCollation(a.Sep, in))
 			}
+			out[i].uncollated = false // the default, as for any call
 		}
 	}
 	return out
@@ -100,10 +101,13 @@ func exprCollation(e expr.Expr, in []collState) collState {
 	case *expr.Collate:
 		return collationState(x)
 	case *expr.Col:
-		if x.Idx < len(in) && isString(x.T.Kind) {
-			return in[x.Idx]
+		if x.Idx >= len(in) || !isString(x.T.Kind) {
+			return collState{}
 		}
-		return collState{}
+		if st := in[x.Idx]; st.strength == collConflict || st.uncollated {
+			return collState{uncollated: true} // a column without one
+		}
+		return in[x.Idx]
 	}
 	if !isString(e.Type().Kind) {
 		return collState{}
@@ -112,15 +116,21 @@ func exprCollation(e expr.Expr, in []collState) collState {
 	for _, k := range expr.Children(e) {
 		st = mergeCollation(st, exprCollation(k, in))
 	}
+	st.uncollated = false
 	return st
 }
 
 // deriveCollations gives the columns of sc, the scope of the relation p,
 // the collations p's query derives for them (planCollationsBy), where
 // they have none already: an ICU one (coll), or a byte-wise one other
-// than "default" (bytewise); a conflict leaves a column without one.
+// than "default" (bytewise); a conflict leaves a column without one
+// (uncollated), as does a reference of such a column.
 func (b *binder) deriveCollations(sc *scope, p plan.Node) {
 	for i, st := range planCollationsBy(p, b.scanBytewise) {
+		if i < len(sc.cols) && sc.cols[i].coll == 0 && (st.strength == collConflict || st.uncollated) && collatable(sc.cols[i].typ.Kind) {
+			sc.cols[i].uncollated = true
+			continue
+		}
 		if i >= len(sc.cols) || sc.cols[i].coll != 0 || st.strength == collConflict || !st.named() {
 			continue
 		}

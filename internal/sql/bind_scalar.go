@@ -200,12 +200,18 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		if err := b.noJSONOrder(e.Type(), "equality", nodeLoc(p, -1)); err != nil {
 			return nil, err
 		}
+		if err := b.windowKeyCollation(s, e); err != nil {
+			return nil, err
+		}
 		win.Partition = append(win.Partition, e)
 	}
 	for _, o := range w.OrderClause {
 		sb := o.GetSortBy()
 		e, err := b.bindExpr(s, sb.Node)
 		if err != nil {
+			return nil, err
+		}
+		if err := b.windowKeyCollation(s, e); err != nil {
 			return nil, err
 		}
 		desc, nullsFirst, err := b.sortDirection(sb)

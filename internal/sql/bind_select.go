@@ -31,8 +31,9 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		}
 	}
 	var (
-		p   plan.Node
-		err error
+		p     plan.Node
+		err   error
+		colls []collState // VALUES'
 	)
 	switch {
 	case sel.Op != pg_query.SetOperation_SETOP_NONE:
@@ -46,6 +47,7 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 			for i := range b.unregOut {
 				b.unregOut[i] = true
 			}
+			colls, err = b.valuesCollations(sel.ValuesLists, p)
 		}
 	default:
 		return b.bindSimpleSelect(sel)
@@ -56,8 +58,10 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	// ORDER BY and LIMIT over a set operation or VALUES see only the output
 	// columns.
 	unreg, origins := b.unregOut, b.originOut
-	p, err = b.bindOrderLimit(sel, p, newScope("", p.Columns()), nil)
-	b.unregOut, b.originOut, b.collOut = unreg, origins, nil
+	out := newScope("", p.Columns())
+	deriveOutCollations(out, colls)
+	p, err = b.bindOrderLimit(sel, p, out, nil)
+	b.unregOut, b.originOut, b.collOut = unreg, origins, colls
 	return p, err
 }
 
@@ -89,7 +93,7 @@ func (b *binder) pushWith(w *pg_query.WithClause) error {
 		if p, err = b.renameColumns(p, c.Aliascolnames, c.Ctename, c.Location); err != nil {
 			return err
 		}
-		scope[c.Ctename] = &cte{plan: p, unreg: b.unregOut, origins: b.originOut}
+		scope[c.Ctename] = &cte{plan: p, unreg: b.unregOut, origins: b.originOut, colls: b.collOut}
 	}
 	return nil
 }
@@ -415,6 +419,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 		}
 		sc := newScope(alias, p.Columns())
 		b.deriveCollations(sc, p)
+		deriveOutCollations(sc, sub.collOut)
 		sc.markUnregistered(sub.unregOut)
 		sc.markSources(sub.originOut)
 		return p, sc, nil
@@ -470,6 +475,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	sysOrigin := "" // the table the system columns are of (not a view)
 	var cteUnreg []bool
 	var cteOrigins []Origin
+	var cteColls []collState
 	origin, nOrigin := "", 0 // the table the columns come from (RefLog)
 	if c, ok := b.lookupCTE(rv.Relname); ok && rv.Schemaname == "" {
 		if c.refuse != nil {
@@ -482,7 +488,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			}
 			c.rec.loc = rv.Location
 		}
-		p, cteUnreg, cteOrigins = c.plan, c.unreg, c.origins
+		p, cteUnreg, cteOrigins, cteColls = c.plan, c.unreg, c.origins, c.colls
 	} else {
 		rel, ok := b.lookupRelation(rv.Relname)
 		if !ok {
@@ -591,6 +597,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		b.markSystemColumns(sc, sysFrom, sysOrigin)
 	}
 	b.deriveCollations(sc, p)
+	deriveOutCollations(sc, cteColls)
 	sc.markUnregistered(cteUnreg)
 	sc.markSources(cteOrigins)
 	return p, sc, nil
@@ -779,13 +786,16 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		if err := b.distinctCollation(sc, exprs); err != nil {
 			return nil, err
 		}
-		p = &plan.Distinct{Input: p}
+		p = &plan.Distinct{Input: b.distinctNoCollation(sc, p, exprs)}
 	}
 	unreg := b.unregisteredOutputs(sel, sc, exprs)
 	origins := b.originsOf(sel.TargetList)
 	colls := make([]collState, len(exprs))
 	for i, e := range exprs {
 		colls[i] = b.scopedCollation(sc, e)
+		if len(sel.TargetList) == len(exprs) && colls[i].strength != collExplicit {
+			colls[i] = explicitConstCollation(sel.TargetList[i].GetResTarget().GetVal(), colls[i])
+		}
 	}
 	p, err = b.bindOrderLimit(sel, p, sc, exprs)
 	b.unregOut, b.originOut, b.collOut = unreg, origins, colls

@@ -31,7 +31,11 @@ func viewCollations(cols []plan.Column, colls []collState, materialized bool) ([
 		if i >= len(colls) || !collatable(c.Type.Kind) {
 			continue
 		}
-		switch st := colls[i]; {
+		st := colls[i]
+		if st.uncollated {
+			st.strength = collConflict // a column without one, as PostgreSQL sees a conflict's
+		}
+		switch {
 		case st.strength == collConflict && !materialized:
 			return nil, pgerr.New("42P22", "could not determine which collation to use for view column %q", c.Name).
 				WithHint("Use the COLLATE clause to set the collation explicitly.")

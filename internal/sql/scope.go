@@ -77,6 +77,11 @@ type scopeCol struct {
 	// of a subquery's, a WITH query's or a view's column derives for it,
 	// which a reference derives with implicit strength; "" for none.
 	bytewise string
+	// uncollated marks a string column of a subquery or a WITH query
+	// whose query derives conflicting implicit collations (c || e of a
+	// "C" and an ICU column): PostgreSQL gives it no collation, so a
+	// reference of it alone makes what needs one fail (uncollatedRef).
+	uncollated bool
 }
 
 // keyedRel is one occurrence of a table with a primary key in a FROM
