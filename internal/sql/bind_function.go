@@ -126,6 +126,7 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 			}
 		}
 	}
+	paramFields(f, stmts)
 	b.prepareCode(f, cf, stmts, texts)
 	if f.code != nil && (off >= 0 || f.Atomic) {
 		f.code.stmts = stmts
