@@ -32,11 +32,12 @@ func infoParameters(o *catalogObjects, r *catRows) {
 			m := modes[pos]
 			var pname string
 			var t value.Type
+			poly := sql.PolyNone
 			switch {
 			case f.Procedure && pos < len(f.Params):
-				pname, t = f.Params[pos].Name, f.Params[pos].Type
+				pname, t, poly = f.Params[pos].Name, f.Params[pos].Type, f.Params[pos].Poly
 			case (m == 'i' || m == 'b') && in < len(f.Params):
-				pname, t = f.Params[in].Name, f.Params[in].Type
+				pname, t, poly = f.Params[in].Name, f.Params[in].Type, f.Params[in].Poly
 				in++
 				if m == 'b' {
 					out++ // an INOUT parameter is a result column too
@@ -58,6 +59,9 @@ func infoParameters(o *catalogObjects, r *catRows) {
 			// Of the type's description, PostgreSQL gives a parameter's
 			// name and data type only: its lengths and precisions are NULL.
 			desc := infoDataType(catCol{typ: value.Type{Kind: t.Kind, Mod: -1}, typOID: o.e.typeOID(t, nil)}, o)
+			if poly != sql.PolyNone { // a pseudo-type is its own data type
+				desc = []any{"data_type", poly.String(), "udt_catalog", DatabaseName, "udt_schema", "pg_catalog", "udt_name", poly.String()}
+			}
 			for i := 0; i+1 < len(desc); i += 2 {
 				switch desc[i] {
 				case "data_type", "udt_catalog", "udt_schema", "udt_name":

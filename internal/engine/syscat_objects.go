@@ -783,7 +783,11 @@ func (e *Engine) catalogProcs() []catProc {
 				if f.Procedure && f.ArgModes[i] == 'o' {
 					continue // pg_proc's arguments are the input ones
 				}
-				p.args = append(p.args, e.typeOID(a.Type, a.Domain))
+				if a.Poly != sql.PolyNone {
+					p.args = append(p.args, pseudoTypeOID(a.TypeString()))
+				} else {
+					p.args = append(p.args, e.typeOID(a.Type, a.Domain))
+				}
 				p.argStr = append(p.argStr, a.TypeString())
 				p.names = append(p.names, a.Name)
 			}
@@ -795,6 +799,9 @@ func (e *Engine) catalogProcs() []catProc {
 				p.ret, p.resultText = 2278, "void" // RETURNS void (a procedure's is set below)
 			} else if len(f.Cols) == 1 && f.BaseType {
 				p.ret = e.typeOID(f.Cols[0].Type, f.ColDomain(0))
+				if len(f.ColPoly) > 0 && f.ColPoly[0] != sql.PolyNone {
+					p.ret = pseudoTypeOID(f.ColTypeString(0))
+				}
 				p.resultText = f.ColTypeString(0)
 				if f.Set {
 					p.resultText = "SETOF " + p.resultText

@@ -68,6 +68,22 @@ func pseudoTypeNamed(name string) (ok, array bool) {
 	return false, false
 }
 
+// pseudoTypeOID is the object number of the pseudo-type name
+// (anyelement, record, …), 0 when name is none.
+func pseudoTypeOID(name string) uint32 {
+	for _, t := range expr.BuiltinCatalog().Types {
+		if t.Name == name {
+			return t.OID
+		}
+	}
+	for _, b := range value.BuiltinTypes { // record, a type of values too
+		if b.Name == name {
+			return b.OID
+		}
+	}
+	return 0
+}
+
 // checkGrantablePseudo checks a GRANT on name when it is a pseudo-type's
 // (handled true): the superuser's as a built-in type, its array type
 // 0LP01 as any array type.

@@ -89,7 +89,7 @@ type Func struct {
 // text. Its errors are PostgreSQL's compile errors (42601 for syntax).
 func Compile(src, body string, sig Signature) (*Func, error) {
 	origSrc, origBody := src, body
-	js, body, rowtypes, defaults, cursorParams, err := parse(src, body, sig)
+	js, body, rowtypes, defaults, cursorParams, recParams, err := parse(src, body, sig)
 	if err != nil {
 		var pe *parser.Error
 		if errors.As(err, &pe) {
@@ -130,6 +130,7 @@ func Compile(src, body string, sig Signature) (*Func, error) {
 	if err := f.cursorParams(cursorParams); err != nil {
 		return nil, err
 	}
+	f.recordParams(recParams)
 	for _, d := range f.datums {
 		if d.cursor != nil && d.cursor.argRow >= 0 && d.cursor.argRow < len(f.datums) {
 			// A bound cursor's arguments are variables of its OPEN only.
@@ -163,22 +164,25 @@ func Compile(src, body string, sig Signature) (*Func, error) {
 // recordDecls); it returns the grammar's tree, the body so rewritten, the
 // table of each row type's variable, the defaults of the records, and
 // the refcursor parameters it declared variables for (refcursor.go).
-func parse(src, body string, sig Signature) (js, newBody string, rowtypes map[string]string, defaults map[string][]string, cursorParams []string, err error) {
+func parse(src, body string, sig Signature) (js, newBody string, rowtypes map[string]string, defaults map[string][]string, cursorParams, recParams []string, err error) {
 	src, rowtypes = rowTypeDecls(src)
 	body, _ = rowTypeDecls(body)
 	bodyAt := strings.Index(src, body)
 	src, defaults = recordDecls(src, body, sig.RowType, rowtypes)
 	js, err = pg_query.ParsePlPgSqlToJSON(src)
-	for tries := 0; err != nil && tries < len(sig.Types); tries++ {
-		name, ok := refcursorParam(err, src, sig)
-		if !ok || bodyAt < 0 {
+	for tries := 0; err != nil && tries < len(sig.Types) && bodyAt >= 0; tries++ {
+		if name, ok := refcursorParam(err, src, sig); ok {
+			src = declareFirst(src, bodyAt, name, "refcursor")
+			cursorParams = append(cursorParams, name)
+		} else if name, ok := recordFieldParam(err, src, sig); ok {
+			src = declareFirst(src, bodyAt, name, "record")
+			recParams = append(recParams, name)
+		} else {
 			break
 		}
-		src = declareFirst(src, bodyAt, name)
-		cursorParams = append(cursorParams, name)
 		js, err = pg_query.ParsePlPgSqlToJSON(src)
 	}
-	return js, body, rowtypes, defaults, cursorParams, err
+	return js, body, rowtypes, defaults, cursorParams, recParams, err
 }
 
 // directives are the compiler options at the start of a body

@@ -85,7 +85,7 @@ func positioned(err *pgerr.Error, src, body string, sig Signature) error {
 	}
 	for _, p := range cands {
 		mutated := body[:p] + " WHERE " + body[p+n:]
-		_, _, _, _, _, perr := parse(src[:bodyAt]+mutated+src[bodyAt+len(body):], mutated, sig)
+		_, _, _, _, _, _, perr := parse(src[:bodyAt]+mutated+src[bodyAt+len(body):], mutated, sig)
 		var pe *parser.Error
 		if !errors.As(perr, &pe) || pe.Message != err.Message {
 			at = p

@@ -194,6 +194,9 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 		if m := f.sig.Modes[i]; m == 'i' || m == 'b' {
 			v.v = args[in]
 			in++
+			if m == 'i' && v.t.Kind == value.Record && v.domain == "" {
+				recordParam(v)
+			}
 		}
 		c.bind(i, v)
 		c.fr.vars["$"+strconv.Itoa(i+1)] = v

@@ -56,11 +56,11 @@ func refcursorParam(err error, src string, sig Signature) (string, bool) {
 // when there is one.
 var outerDecl = regexp.MustCompile(`(?is)^(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/|#[a-z_]+[ \t]+[a-z_]+)*(?:<<\s*[a-z_][a-z0-9_$]*\s*>>\s*)?(declare\b)?`)
 
-// declareFirst declares a refcursor variable name first in the outermost
-// block of the body at bodyAt in src, on the line it begins on.
-func declareFirst(src string, bodyAt int, name string) string {
+// declareFirst declares a variable name of type typ first in the
+// outermost block of the body at bodyAt in src, on the line it begins on.
+func declareFirst(src string, bodyAt int, name, typ string) string {
 	m := outerDecl.FindStringSubmatchIndex(src[bodyAt:])
-	decl := ` "` + strings.ReplaceAll(name, `"`, `""`) + `" refcursor; `
+	decl := ` "` + strings.ReplaceAll(name, `"`, `""`) + `" ` + typ + `; `
 	if m[2] < 0 {
 		decl = " DECLARE" + decl
 	}
@@ -78,16 +78,22 @@ func (f *Func) cursorParams(names []string) error {
 		if p < 0 || p >= len(f.sig.Types) || f.sig.Types[p].Kind != value.RefCursor {
 			return compileError("variable \"" + name + "\" must be of type cursor or refcursor")
 		}
-		for i := f.found + 1; i < len(f.datums); i++ {
-			if d := f.datums[i]; d.name == name {
-				if f.paramVars == nil {
-					f.paramVars = map[int]int{}
-				}
-				d.implicit = true
-				f.paramVars[i] = p
-				break
-			}
-		}
+		f.standFor(p, name)
 	}
 	return nil
+}
+
+// standFor makes the first variable named name after the parameters
+// stand for parameter p, declared by no block.
+func (f *Func) standFor(p int, name string) {
+	for i := f.found + 1; i < len(f.datums); i++ {
+		if d := f.datums[i]; d.name == name {
+			if f.paramVars == nil {
+				f.paramVars = map[int]int{}
+			}
+			d.implicit = true
+			f.paramVars[i] = p
+			return
+		}
+	}
 }

@@ -240,18 +240,24 @@ func (b *binder) routineRef(ow *pg_query.ObjectWithArgs, proc bool) (FuncRef, er
 		if tn == nil {
 			continue // ALTER AGGREGATE f(*)
 		}
-		_, t, err := b.functionType(tn)
+		_, t, poly, err := b.paramType(tn)
 		if err != nil {
 			return FuncRef{}, err
 		}
+		if poly != PolyNone && ref.Polys == nil {
+			ref.Polys = make([]Poly, len(ref.Args), len(dropArgTypes(ow)))
+		}
+		if ref.Polys != nil {
+			ref.Polys = append(ref.Polys, poly)
+		}
 		ref.Args = append(ref.Args, t)
-		if err := b.refDomain(&ref, tn, PolyNone); err != nil {
+		if err := b.refDomain(&ref, tn, poly); err != nil {
 			return FuncRef{}, err
 		}
 	}
 	if proc {
 		for _, a := range ow.Objfuncargs {
-			_, t, err := b.functionType(a.GetFunctionParameter().ArgType)
+			_, t, _, err := b.paramType(a.GetFunctionParameter().ArgType)
 			if err != nil {
 				return FuncRef{}, err
 			}

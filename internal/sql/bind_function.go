@@ -97,6 +97,9 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 		if p.Type.Kind.IsValueless() || p.Type.Kind == value.Cstring { // PostgreSQL's SQL validator refuses them
 			return nil, pgerr.New(CodeInvalidFunctionDef, "SQL functions cannot have arguments of type %s", p.Type.Kind)
 		}
+		if p.Poly == PolyRecord {
+			return nil, pgerr.New(CodeInvalidFunctionDef, "SQL functions cannot have arguments of type record")
+		}
 	}
 	var stmts []*pg_query.Node
 	var texts []string
@@ -123,6 +126,7 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 			}
 		}
 	}
+	paramFields(f, stmts)
 	b.prepareCode(f, cf, stmts, texts)
 	if f.code != nil && (off >= 0 || f.Atomic) {
 		f.code.stmts = stmts
@@ -277,6 +281,9 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 			tn, t, poly, err := b.paramType(p.ArgType)
 			if err != nil {
 				return err
+			}
+			if poly == PolyRecord {
+				return refuseRecordOut(b, p)
 			}
 			name := p.Name
 			if name == "" {

@@ -138,6 +138,7 @@ func (b *binder) resolveCall(s *scope, fns []*Function, args []*pg_query.Node, l
 			if pb, ok = bindPoly(declared, types); !ok {
 				continue
 			}
+			pb.recordArgs(declared, slot, types)
 		}
 		spread = append(spread, expand)
 		polys = append(polys, pb)

@@ -85,6 +85,9 @@ func (b *binder) bindCreateProcedure(cf *pg_query.CreateFunctionStmt) (Bound, er
 			if p.Type.Kind.IsValueless() || p.Type.Kind == value.Cstring { // PostgreSQL's SQL validator refuses them
 				return nil, pgerr.New(CodeInvalidFunctionDef, "SQL functions cannot have arguments of type %s", p.Type.Kind)
 			}
+			if p.Poly == PolyRecord {
+				return nil, pgerr.New(CodeInvalidFunctionDef, "SQL functions cannot have arguments of type record")
+			}
 		}
 	}
 	var stmts []string
@@ -190,6 +193,9 @@ func (b *binder) procedureParams(f *Function, cf *pg_query.CreateFunctionStmt) e
 			return err
 		}
 		out := p.Mode == pg_query.FunctionParameterMode_FUNC_PARAM_OUT
+		if poly == PolyRecord && (out || p.Mode == pg_query.FunctionParameterMode_FUNC_PARAM_INOUT) {
+			return refuseRecordOut(b, p)
+		}
 		switch {
 		case p.Defexpr != nil && out:
 			return pgerr.New(CodeInvalidFunctionDef, "only input parameters can have default values")

@@ -44,7 +44,7 @@ func recordRoutineOf(fn *Function, names []string, ts []value.Type) *Function {
 	if fn.Generic != nil {
 		g = fn.Generic
 	}
-	id := fn.Signature() + " AS (" + strings.Join(types, ", ") + ")"
+	id := fn.instanceKey() + " AS (" + strings.Join(types, ", ") + ")"
 	if g.instances == nil {
 		g.instances = &polyInstances{}
 	}

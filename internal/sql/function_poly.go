@@ -38,17 +38,20 @@ const (
 	PolyAnyCompatibleNonArray
 	PolyAnyCompatibleRange
 	PolyAnyCompatibleMultirange
+	// PolyRecord is record as an input parameter's type: any composite
+	// value, each of a call's arguments of its own type (polyBinding.recs).
+	PolyRecord
 )
 
 var polyNames = [...]string{"", "anyelement", "anyarray", "anynonarray", "anyenum", "anyrange", "anymultirange",
-	"anycompatible", "anycompatiblearray", "anycompatiblenonarray", "anycompatiblerange", "anycompatiblemultirange"}
+	"anycompatible", "anycompatiblearray", "anycompatiblenonarray", "anycompatiblerange", "anycompatiblemultirange", "record"}
 
 func (p Poly) String() string { return polyNames[p] }
 
 // compatible reports whether p is of the anycompatible family, whose
 // arguments are converted to a common type, rather than the anyelement
 // one, whose arguments must have the same type.
-func (p Poly) compatible() bool { return p >= PolyAnyCompatible }
+func (p Poly) compatible() bool { return p >= PolyAnyCompatible && p <= PolyAnyCompatibleMultirange }
 
 // polyOf returns the pseudo-type a type name names, PolyNone for another.
 func polyOf(tn *pg_query.TypeName) Poly {
@@ -192,6 +195,9 @@ type polyBinding struct {
 	hasCommon, hasCrng      bool
 	needElem, needCommon    bool
 	unknownElem             bool
+	// recs are the types of the arguments of record parameters, by
+	// parameter: each its own (a NULL of no type is record).
+	recs map[int]value.Type
 }
 
 // plainType is t without its modifier: the type a polymorphic parameter
@@ -229,6 +235,11 @@ func bindPoly(params []Poly, args []value.Type) (pb polyBinding, ok bool) {
 		a := args[i]
 		switch p {
 		case PolyNone:
+			continue
+		case PolyRecord:
+			if a.Kind != value.Record && a.Kind != value.Unknown {
+				return pb, false
+			}
 			continue
 		case PolyAnyElement, PolyAnyNonArray, PolyAnyEnum, PolyAnyArray, PolyAnyRange, PolyAnyMultirange:
 			pb.needElem = true
@@ -335,6 +346,20 @@ func bindPoly(params []Poly, args []value.Type) (pb polyBinding, ok bool) {
 	return pb, true
 }
 
+// recordArgs keeps the types of the arguments of record parameters:
+// declared and slot are, by argument, its pseudo-type and its parameter.
+func (pb *polyBinding) recordArgs(declared []Poly, slot []int, args []value.Type) {
+	for i, p := range declared {
+		if p != PolyRecord || args[i].Kind != value.Record {
+			continue
+		}
+		if pb.recs == nil {
+			pb.recs = map[int]value.Type{}
+		}
+		pb.recs[slot[i]] = args[i]
+	}
+}
+
 // elemPoly is the pseudo-type of the elements of a VARIADIC parameter
 // of pseudo-type p.
 func elemPoly(p Poly) Poly {
@@ -353,6 +378,8 @@ func (pb *polyBinding) typeOf(p Poly) (value.Type, error) {
 		return value.ArrayTypeOf(t.Unmodified()), nil // a function's result has no modifier
 	}
 	switch p {
+	case PolyRecord:
+		return value.RecordType, nil
 	case PolyAnyElement, PolyAnyNonArray, PolyAnyEnum:
 		return pb.elem, nil
 	case PolyAnyArray:
@@ -414,6 +441,9 @@ func (f *Function) instance(pb *polyBinding) (*Function, error) {
 		if err != nil {
 			return nil, err
 		}
+		if r, ok := pb.recs[i]; ok && p.Poly == PolyRecord {
+			t = r
+		}
 		inst.Params[i].Type, inst.Params[i].TypeName, inst.Params[i].Poly = t, polyTypeName(t), PolyNone
 	}
 	inst.Cols = append([]plan.Column(nil), fn.Cols...)
@@ -429,7 +459,7 @@ func (f *Function) instance(pb *polyBinding) (*Function, error) {
 		inst.Cols[i].Type, inst.ColTypes[i] = t, polyTypeName(t)
 	}
 	inst.concretizeCode()
-	id := inst.Signature()
+	id := inst.instanceKey()
 	if fn.instances == nil {
 		return &inst, nil
 	}
@@ -566,4 +596,23 @@ func (f *Function) ValidatorInstance() *Function {
 	}
 	inst.concretizeCode()
 	return &inst
+}
+
+// refuseRecordOut refuses an OUT or INOUT parameter of type record, whose
+// value's fields a call could not know before it runs.
+func refuseRecordOut(b *binder, p *pg_query.FunctionParameter) error {
+	return b.refuse(p.ArgType.GetLocation(), "an OUT or INOUT parameter of type record is not supported")
+}
+
+// instanceKey identifies an instance among its function's: its
+// signature, and the record types of its parameters, whose names
+// (record, or a type's) do not tell their fields apart.
+func (f *Function) instanceKey() string {
+	key := f.Signature()
+	for _, p := range f.Params {
+		if p.Type.Kind == value.Record || p.Type.Kind == value.ArrayOf(value.Record) {
+			key += " #" + strconv.Itoa(int(p.Type.Mod))
+		}
+	}
+	return key
 }
