@@ -10,6 +10,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // domainAggregates are the aggregates taking d or d[], by signature.
@@ -88,4 +89,41 @@ func (e *Engine) domainRoutineLines(d *expr.Domain) []dependentLine {
 	out = append(out, aggs...)
 	slices.SortStableFunc(out, func(a, b dependentLine) int { return strings.Compare(a.sig, b.sig) })
 	return append(out, ops...)
+}
+
+// DomainKeysBefore maps the key under which a version that did not keep
+// domains in aggregates' and operators' signatures stored each aggregate
+// and operator declared over a domain (its domains printed as their base
+// types) to its key now; the others are not in it. A file written by
+// such a version is re-keyed from it when it is opened, so that a DROP or
+// a rename finds what it changes.
+func (e *Engine) DomainKeysBefore() map[string]string {
+	out := map[string]string{}
+	for _, n := range sortedKeys(e.aggs) {
+		for _, a := range e.aggs[n] {
+			ts := make([]value.Type, len(a.Args))
+			for i, p := range a.Args {
+				ts[i] = p.Type
+			}
+			if old := sql.Signature(a.Name, ts); old != a.Signature() {
+				out[old] = a.Signature()
+			}
+		}
+	}
+	for _, n := range sortedKeys(e.opers) {
+		for _, o := range e.opers[n] {
+			l := "NONE"
+			if o.Left != nil {
+				l = o.Left.Type.String()
+			}
+			name := o.Name
+			if o.Schema != "" {
+				name = o.Schema + "." + name
+			}
+			if old := "operator " + name + "(" + l + "," + o.Right.Type.String() + ")"; old != o.DepKey() {
+				out[old] = o.DepKey()
+			}
+		}
+	}
+	return out
 }

@@ -225,6 +225,33 @@ func load(f *File, e *engine.Engine) error {
 	}
 	e.LoadXids(next, aborted)
 	e.SetLastTS(f.LastTS())
+	return rekeyDomainRoutines(f, e, entries)
+}
+
+// rekeyDomainRoutines keeps under their keys now the aggregates and
+// operators over a domain that an earlier version stored under their
+// domains' base types (engine.DomainKeysBefore); a key already stored
+// is another object's, kept as it is.
+func rekeyDomainRoutines(f *File, e *engine.Engine, entries []Entry) error {
+	if f.readOnly {
+		return nil
+	}
+	keys := e.DomainKeysBefore()
+	stored := map[string]bool{}
+	for _, en := range entries {
+		stored[en.Name] = true
+	}
+	for _, en := range entries {
+		if en.Kind != engine.KindOperator && en.Kind != engine.KindAggregate {
+			continue
+		}
+		if k, ok := keys[en.Name]; ok && !stored[k] {
+			if err := f.RenameRelation(en.Name, k, en.SQL); err != nil {
+				return err
+			}
+			stored[k] = true
+		}
+	}
 	return nil
 }
 
