@@ -38,7 +38,7 @@ func (b *binder) bindCommentObject(cs *pg_query.CommentStmt) (*Comment, bool, er
 	case CommentFunction, CommentProcedure, CommentAggregate:
 		c.Routine, err = b.routineRef(cs.Object.GetObjectWithArgs(), kind == CommentProcedure)
 	case CommentOperator:
-		c.Operator, err = b.operatorRef(cs.Object.GetObjectWithArgs())
+		c.Operator, err = b.operatorRef(cs.Object.GetObjectWithArgs(), false)
 	case CommentDomainConstraint:
 		items := cs.Object.GetList().GetItems()
 		if len(items) != 2 {

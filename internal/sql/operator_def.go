@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"fmt"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -305,44 +304,10 @@ func (b *binder) userOperatorAmong(s *scope, op string, ops []*Operator, l, r ex
 // bindDropOperator binds DROP OPERATOR.
 func (b *binder) bindDropOperator(ds *pg_query.DropStmt) (Bound, error) {
 	d := &DropOperator{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
-objects:
 	for _, o := range ds.Objects {
-		ow := o.GetObjectWithArgs()
-		ref := OperRef{Name: FuncName(ow.Objname[len(ow.Objname)-1:]), Written: nameListString(ow.Objname)}
-		if len(ow.Objname) > 1 {
-			if ref.Schema = FuncName(ow.Objname[:len(ow.Objname)-1]); ref.Schema == "public" {
-				ref.Schema = ""
-			}
-			if nr, ok := b.cat.(NameResolver); ok && d.IfExists && ref.Schema != "" && !systemSchema(ref.Schema) && nr.Qualifier() != nil && !nr.Qualifier().SchemaExists(ref.Schema) {
-				d.Ops = append(d.Ops, OperRef{Missing: fmt.Sprintf("schema %q does not exist, skipping", ref.Schema)})
-				continue
-			}
-		}
-		for i, a := range ow.Objargs {
-			tn := a.GetTypeName()
-			if tn == nil {
-				continue // NONE
-			}
-			ktn, t, err := b.functionType(tn)
-			if err != nil {
-				if n, ok := skipMissing(err, tn.Names, tn); ok && d.IfExists {
-					d.Ops = append(d.Ops, OperRef{Missing: n})
-					continue objects
-				}
-				return nil, err
-			}
-			dom, err := b.paramDomain(ktn, PolyNone)
-			if err != nil {
-				return nil, err
-			}
-			if i == 0 && len(ow.Objargs) == 2 {
-				ref.Left, ref.LeftDomain = &t, dom
-			} else {
-				ref.Right, ref.RightDomain = &t, dom
-			}
-		}
-		if len(ow.Objname) == 1 {
-			ref.Schema = b.dropOperatorSchema(ref)
+		ref, err := b.operatorRef(o.GetObjectWithArgs(), d.IfExists)
+		if err != nil {
+			return nil, err
 		}
 		d.Ops = append(d.Ops, ref)
 	}
