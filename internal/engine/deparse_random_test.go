@@ -146,17 +146,9 @@ func TestDeparseViewRandom(t *testing.T) {
 	e := engine.New()
 	run, runPG := scriptRunners(t, ctx, pg, e)
 	opt := func(vals ...string) string { return vals[r.IntN(len(vals))] }
-	for _, s := range []string{
+	runBoth(t, run, runPG,
 		"CREATE TABLE va (id int PRIMARY KEY, x text, n numeric, c varchar(5), d date, a int[])",
-		"CREATE TABLE vb (id int, a_id int, q int)",
-	} {
-		if _, code := run(s); code != "" {
-			t.Fatalf("%s: %s", s, code)
-		}
-		if _, code := runPG(s); code != "" {
-			t.Fatalf("PostgreSQL %s: %s", s, code)
-		}
-	}
+		"CREATE TABLE vb (id int, a_id int, q int)")
 	// scalar is an expression over va (named rel) and, in a subquery,
 	// vb under a name that may repeat an enclosing one.
 	var scalar func(rel string, depth int) string
@@ -266,9 +258,32 @@ func TestDeparseViewRandom(t *testing.T) {
 		}
 		return simple(n) + opt("", " ORDER BY 1", " LIMIT 3")
 	}
+	compareViewDefs(t, run, runPG, "rv", query, nil)
+}
+
+// runBoth runs each statement of stmts in deltaview and in PostgreSQL,
+// failing the test when one fails.
+func runBoth(t *testing.T, run, runPG func(string) ([]string, string), stmts ...string) {
+	t.Helper()
+	for _, s := range stmts {
+		if _, code := run(s); code != "" {
+			t.Fatalf("%s: %s", s, code)
+		}
+		if _, code := runPG(s); code != "" {
+			t.Fatalf("PostgreSQL %s: %s", s, code)
+		}
+	}
+}
+
+// compareViewDefs creates 60 views of query() named prefix0, prefix1, …
+// in deltaview and in PostgreSQL and compares their pg_get_viewdef,
+// plain and pretty, byte for byte; check, when not nil, then checks each
+// view made in both (stmt made it). At least 30 must be made in both.
+func compareViewDefs(t *testing.T, run, runPG func(string) ([]string, string), prefix string, query func() string, check func(name, stmt string)) {
+	t.Helper()
 	compared := 0
 	for step := 0; step < 60; step++ {
-		name := fmt.Sprintf("rv%d", step)
+		name := fmt.Sprintf("%s%d", prefix, step)
 		stmt := "CREATE VIEW " + name + " AS " + query()
 		_, code := run(stmt)
 		if _, pgCode := runPG(stmt); code != "" || pgCode != "" {
@@ -288,6 +303,9 @@ func TestDeparseViewRandom(t *testing.T) {
 		want, pgCode := runPG(q)
 		if code != pgCode || !slices.Equal(got, want) {
 			t.Fatalf("%s\ndeltaview %s\n%s\nPostgreSQL %s\n%s", stmt, code, strings.Join(got, "\n"), pgCode, strings.Join(want, "\n"))
+		}
+		if check != nil {
+			check(name, stmt)
 		}
 		compared++
 	}
